@@ -1,0 +1,1 @@
+"""The reference text client, and the plain-text telling of a game."""

@@ -1,0 +1,54 @@
+"""The rules of Setback (Auction Pitch) as a pure, seeded, sans-IO engine.
+
+Make a :class:`Rules`, start a :class:`Game` from a seed, and drive it: ask
+``to_act`` and ``legal_actions()``, ``apply()`` an action, read the events it
+returns and ``view(seat)``. :class:`GameState` is the fast core under it for
+search code, speaking integer action codes.
+"""
+
+from setback.engine.actions import (
+    ACTIONS,
+    MAX_BID,
+    PASS_CODE,
+    Action,
+    Bid,
+    Pass,
+    Play,
+    action_of,
+    parse_action,
+)
+from setback.engine.cards import CARDS, Card, Suit, cards_of, mask_of
+from setback.engine.events import (
+    BidMade,
+    CardPlayed,
+    CardsDrawn,
+    DealerChosen,
+    Draw,
+    Event,
+    GameWon,
+    HandDealt,
+    HandResult,
+    HandScored,
+    HandThrownIn,
+    Outcome,
+    Passed,
+    Phase,
+    PitcherChosen,
+    TrickWon,
+    TrumpPitched,
+    WinReason,
+)
+from setback.engine.game import Game, IllegalActionError, NotYourTurnError, Setup, View, redact
+from setback.engine.record import game_record, plain, replay_record, rules_of
+from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TARGETS, Rules
+from setback.engine.state import GameState
+
+__all__ = [
+    "ACTIONS", "CARDS", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_PLAYERS", "PASS_CODE",
+    "TARGETS", "Action", "Bid", "BidMade", "Card", "CardPlayed", "CardsDrawn", "DealerChosen",
+    "Draw", "Event", "Game", "GameState", "GameWon", "HandDealt", "HandResult", "HandScored",
+    "HandThrownIn", "IllegalActionError", "NotYourTurnError", "Outcome", "Pass", "Passed",
+    "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
+    "WinReason", "action_of", "cards_of", "game_record", "mask_of", "parse_action", "plain",
+    "redact", "replay_record", "rules_of",
+]

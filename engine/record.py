@@ -1,0 +1,118 @@
+"""A finished (or unfinished) game as a plain, JSON-ready record.
+
+The record holds the rules, the seed and every action (enough to replay the game
+with :meth:`setback.engine.Game.replay`), and, for readers without the engine,
+every hand's deal, bids, tricks and result and the final scores: enough to
+re-score the game independently. Cards are written ``AS``/``10H``, suits as their
+letter, actions as ``pass``/``bid 2``/``play 10H``. The same format is written by
+``setback match --out`` and by the server's exports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+from typing import Any
+
+from setback.engine.actions import parse_action
+from setback.engine.cards import Card, Suit
+from setback.engine.events import (
+    BidMade,
+    CardsDrawn,
+    DealerChosen,
+    HandDealt,
+    HandScored,
+    HandThrownIn,
+    Passed,
+    TrickWon,
+)
+from setback.engine.game import Game, Setup
+from setback.engine.rules import Rules
+
+RECORD_VERSION = 1
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON-ready Python: dataclasses as dicts, cards and suits as text."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Suit):
+        return value.letter
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
+
+
+def rules_of(data: dict[str, Any]) -> Rules:
+    """The :class:`Rules` written by :func:`plain` (unknown keys are an error)."""
+    return Rules(**data)
+
+
+def game_record(game: Game, **extra: Any) -> dict[str, Any]:
+    """The record of ``game`` so far; ``extra`` keys (players' names, match data) are added."""
+    draws: list[Any] = []
+    hands: list[dict[str, Any]] = []
+    first_dealer = None
+    for event in game.events:
+        match event:
+            case CardsDrawn(draws=round_):
+                draws.append(plain(round_))
+            case DealerChosen(dealer=dealer):
+                first_dealer = dealer
+            case HandDealt():
+                hands.append(
+                    {
+                        "number": event.hand_number,
+                        "dealer": event.dealer,
+                        "cut": event.cut,
+                        "deal": plain(event.hands),
+                        "bids": [],
+                        "tricks": [],
+                        "thrown_in": False,
+                        "result": None,
+                    }
+                )
+            case Passed(seat=seat):
+                hands[-1]["bids"].append({"seat": seat, "bid": None})
+            case BidMade(seat=seat, amount=amount):
+                hands[-1]["bids"].append({"seat": seat, "bid": amount})
+            case HandThrownIn():
+                hands[-1]["thrown_in"] = True
+            case TrickWon(winner=winner, plays=plays):
+                hands[-1]["tricks"].append(
+                    {"leader": plays[0].seat, "cards": [str(p.card) for p in plays], "winner": winner}
+                )
+            case HandScored(result=result):
+                hands[-1]["result"] = plain(result)
+            case _:
+                pass
+    outcome = game.outcome
+    return {
+        "version": RECORD_VERSION,
+        "rules": plain(game.rules),
+        "seed": game.seed,
+        **({"setup": plain(game.setup)} if game.setup else {}),
+        **extra,
+        "draws": draws,
+        "first_dealer": first_dealer,
+        "hands": hands,
+        "actions": [str(a) for a in game.actions],
+        "scores": list(game.scores),
+        "outcome": plain(outcome) if outcome else None,
+    }
+
+
+def replay_record(record: dict[str, Any]) -> Game:
+    """Replay a record's actions from its rules and seed (raises on any illegal action)."""
+    actions = [parse_action(text) for text in record["actions"]]
+    setup = None
+    if record.get("setup"):
+        data = record["setup"]
+        hands = tuple(tuple(Card.parse(c) for c in cards) for cards in data["hands"])
+        scores = tuple(data["scores"]) if data.get("scores") is not None else None
+        setup = Setup(hands, int(data["dealer"]), scores)
+    return Game.replay(rules_of(record["rules"]), int(record["seed"]), actions, setup)

@@ -1,0 +1,62 @@
+"""A table's rules: the number of players, the sides and the house options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+TARGETS: Final = (7, 11, 21)
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 7
+HAND_SIZE: Final = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options a table announces before play (RULES.md, "Table options").
+
+    ``teams`` is ``None`` for cutthroat (every player a side of its own) or the
+    number of partnerships T: T divides ``players``, each side has at least two
+    players, and seat ``s`` sits on side ``s % T``.
+
+    ``hand_limit`` is this project's own safeguard, not a rule of the seeds: once that
+    many hands have been dealt and no side has won, the highest score wins at the end of
+    the next hand that leaves one side alone on top (None: no limit). Sensible play
+    ends a game long before the default of 100; players who never make their bids
+    (uniformly random bots, say) can otherwise drift below zero for ever.
+    """
+
+    players: int = 4
+    teams: int | None = None
+    target: int = 11
+    forced_dealer_bid: bool = True
+    smudge: bool = False
+    no_junk: bool = False
+    hand_limit: int | None = 100
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players}")
+        teams = self.teams
+        if teams is not None and (teams < 2 or self.players % teams or self.players // teams < 2):
+            raise ValueError(
+                f"teams={teams} does not fit {self.players} players: the number of "
+                "teams must be at least 2, divide the players, and seat two or more a side"
+            )
+        if self.hand_limit is not None and self.hand_limit < 1:
+            raise ValueError(f"hand_limit must be at least 1 (or None), not {self.hand_limit}")
+        if self.target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, not {self.target}")
+
+    @property
+    def sides(self) -> int:
+        """How many sides score separately."""
+        return self.players if self.teams is None else self.teams
+
+    def side_of(self, seat: int) -> int:
+        """The side that ``seat`` scores for."""
+        return seat if self.teams is None else seat % self.teams
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """The seats on ``side``."""
+        return tuple(s for s in range(self.players) if self.side_of(s) == side)

@@ -1,0 +1,429 @@
+"""The fast core: a whole game as integers and bit masks.
+
+:class:`GameState` is the inner loop of search bots and long evaluations. It
+speaks action codes (see :mod:`setback.engine.actions`), trusts every action it is
+given (check it against :meth:`GameState.legal_actions` first, or use the checking
+facade :class:`setback.engine.Game`), and appends events to ``log`` only when
+one is given. Its method names follow OpenSpiel's (``legal_actions``,
+``apply_action``, ``is_terminal``) so search code reads the same.
+
+The game is decided by the rules, the seed and the actions alone: the seed
+drives a :class:`random.Random` that makes the draw for first dealer, every
+shuffle and every cut, and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from setback.engine.actions import MAX_BID, PASS_CODE
+from setback.engine.cards import CARDS, Suit, cards_of
+from setback.engine.events import (
+    BidMade,
+    CardPlayed,
+    CardsDrawn,
+    DealerChosen,
+    Draw,
+    Event,
+    GameWon,
+    HandDealt,
+    HandResult,
+    HandScored,
+    HandThrownIn,
+    Outcome,
+    Passed,
+    Phase,
+    PitcherChosen,
+    TrickWon,
+    TrumpPitched,
+    WinReason,
+)
+from setback.engine.rules import HAND_SIZE, Rules
+from setback.engine.tables import (
+    JACK_OF,
+    PIPS_BY_SUIT_BITS,
+    PLAYS_BY_SUIT,
+    SHIFT,
+    STRENGTH,
+    SUIT_BITS,
+    SUIT_MASK,
+)
+
+_BIDDING: Final = Phase.BIDDING
+_PLAYING: Final = Phase.PLAYING
+_OVER: Final = Phase.GAME_OVER
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = PLAYS_BY_SUIT
+_BID_OPTIONS: Final = tuple(
+    (PASS_CODE, *range(PASS_CODE + high + 1, PASS_CODE + MAX_BID + 1)) for high in range(MAX_BID + 1)
+)
+_FORCED_BIDS: Final = tuple(range(PASS_CODE + 1, PASS_CODE + MAX_BID + 1))
+_NO_ACTIONS: Final[tuple[int, ...]] = ()
+CUT_MIN: Final = 4
+"""The pone's cut leaves at least this many cards in each packet."""
+
+
+class GameState:
+    """A game in progress, from the draw for first dealer to its outcome."""
+
+    rules: Rules
+    players: int
+    side_of: tuple[int, ...]
+    next_seat: tuple[int, ...]
+    rng: random.Random
+    log: list[Event] | None
+    scores: list[int]
+    hand_number: int
+    dealer: int
+    phase: Phase
+    to_act: int
+    hands: list[int]
+    dealt: tuple[int, ...]
+    high_bid: int
+    pitcher: int | None
+    trump: int | None
+    trick: list[int]
+    leader: int
+    strength: tuple[int, ...]
+    best: int
+    winner: int
+    tricks_done: int
+    captured: list[int]
+    jack_winner: int | None
+    outcome: Outcome | None
+
+    __slots__ = (
+        "best",
+        "captured",
+        "dealer",
+        "dealt",
+        "hand_number",
+        "hands",
+        "high_bid",
+        "jack_winner",
+        "leader",
+        "log",
+        "next_seat",
+        "outcome",
+        "phase",
+        "pitcher",
+        "players",
+        "rng",
+        "rules",
+        "scores",
+        "side_of",
+        "strength",
+        "to_act",
+        "trick",
+        "tricks_done",
+        "trump",
+        "winner",
+    )
+
+    def __init__(self, rules: Rules, seed: int, log: list[Event] | None = None) -> None:
+        self._setup(rules, seed, log)
+        self.dealer = self._draw_for_dealer()
+        self._deal()
+
+    def _setup(self, rules: Rules, seed: int, log: list[Event] | None) -> None:
+        n = rules.players
+        self.rules = rules
+        self.players = n
+        self.side_of = tuple(rules.side_of(s) for s in range(n))
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.rng = random.Random(seed)
+        self.log = log
+        self.scores = [0] * rules.sides
+        self.hand_number = 0
+        self.outcome = None
+        self.hands = [0] * n
+        self.dealt = ()
+        self.trick = []
+        self.captured = [0] * rules.sides
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        hands: list[int] | tuple[int, ...],
+        dealer: int,
+        seed: int = 0,
+        scores: list[int] | tuple[int, ...] | None = None,
+        log: list[Event] | None = None,
+    ) -> GameState:
+        """A game whose current hand was dealt ``hands`` (bit masks) by ``dealer``, in bidding.
+
+        For set positions (rule tests, puzzles, search): no draw for dealer is made, the
+        scores start from ``scores`` (zeros by default), and later hands are dealt from ``seed``.
+        """
+        if len(hands) != rules.players or any(h.bit_count() != HAND_SIZE for h in hands):
+            raise ValueError(f"a deal is {HAND_SIZE} cards to each of {rules.players} seats")
+        union = 0
+        for mask in hands:
+            if union & mask:
+                raise ValueError("a card was dealt twice")
+            union |= mask
+        self = cls.__new__(cls)
+        self._setup(rules, seed, log)
+        if scores is not None:
+            if len(scores) != rules.sides:
+                raise ValueError(f"{len(scores)} scores for {rules.sides} sides")
+            self.scores = list(scores)
+        self.dealer = dealer
+        self.hand_number = 1
+        self._start_hand(list(hands), cut=0)
+        return self
+
+    # -- the hot loop -------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.phase is _OVER
+
+    def is_chance_node(self) -> bool:
+        """Always False: the seed deals, so every action belongs to a seat (OpenSpiel's name)."""
+        return False
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The codes the seat to act may play, ascending; empty once the game is over."""
+        if self.phase is _PLAYING:
+            hand = self.hands[self.to_act]
+            trick = self.trick
+            if trick:
+                led = trick[0] // 13
+                follow = hand & SUIT_MASK[led]
+                if follow:
+                    led_cards = PLAYS_BY_SUIT[led][follow >> SHIFT[led]]
+                    trump = self.trump
+                    assert trump is not None
+                    if trump == led:
+                        return led_cards
+                    trumps = PLAYS_BY_SUIT[trump][hand >> SHIFT[trump] & SUIT_BITS]
+                    return trumps + led_cards if trump < led else led_cards + trumps
+            return (
+                _CLUBS[hand & SUIT_BITS]
+                + _DIAMONDS[hand >> 13 & SUIT_BITS]
+                + _HEARTS[hand >> 26 & SUIT_BITS]
+                + _SPADES[hand >> 39]
+            )
+        if self.phase is _BIDDING:
+            if self.high_bid == 0 and self.to_act == self.dealer and self.rules.forced_dealer_bid:
+                return _FORCED_BIDS
+            return _BID_OPTIONS[self.high_bid]
+        return _NO_ACTIONS
+
+    def apply_action(self, code: int) -> None:
+        """Apply a legal action code for the seat to act (not checked)."""
+        if self.phase is not _PLAYING:
+            self._bid(code)
+            return
+        seat = self.to_act
+        self.hands[seat] ^= 1 << code
+        trick = self.trick
+        if trick:
+            strength = self.strength[code]
+            if strength > self.best:
+                self.best = strength
+                self.winner = seat
+        else:
+            led = code // 13
+            if self.trump is None:
+                self.trump = led
+                if self.log is not None:
+                    self.log.append(TrumpPitched(seat, Suit(led)))
+            self.strength = STRENGTH[4 * self.trump + led]
+            self.best = self.strength[code]
+            self.winner = self.leader = seat
+        trick.append(code)
+        if self.log is not None:
+            self.log.append(CardPlayed(seat, CARDS[code]))
+        if len(trick) == self.players:
+            self._take_trick()
+        else:
+            self.to_act = self.next_seat[seat]
+
+    # -- the rest of a hand -----------------------------------------------------
+
+    def _take_trick(self) -> None:
+        winner = self.winner
+        taken = 0
+        for card in self.trick:
+            taken |= 1 << card
+        self.captured[self.side_of[winner]] |= taken
+        assert self.trump is not None
+        if taken >> JACK_OF[self.trump] & 1:
+            self.jack_winner = winner
+        self.tricks_done += 1
+        if self.log is not None:
+            seats = [(self.leader + i) % self.players for i in range(self.players)]
+            plays = tuple(Draw(s, CARDS[c]) for s, c in zip(seats, self.trick, strict=True))
+            self.log.append(TrickWon(self.tricks_done, winner, plays))
+        self.trick = []
+        if self.tricks_done == HAND_SIZE:
+            self._score_hand()
+        else:
+            self.to_act = winner
+
+    def _bid(self, code: int) -> None:
+        if self.phase is _OVER:
+            raise ValueError("the game is over")
+        seat = self.to_act
+        if code != PASS_CODE:
+            self.high_bid = code - PASS_CODE
+            self.pitcher = seat
+            if self.log is not None:
+                self.log.append(BidMade(seat, self.high_bid))
+        elif self.log is not None:
+            self.log.append(Passed(seat))
+        if seat != self.dealer:
+            self.to_act = self.next_seat[seat]
+        elif self.pitcher is None:
+            if self.log is not None:
+                self.log.append(HandThrownIn(self.hand_number, self.dealer))
+            self.dealer = self.next_seat[self.dealer]
+            self._deal()
+        else:
+            self.phase = _PLAYING
+            self.to_act = self.pitcher
+            if self.log is not None:
+                self.log.append(PitcherChosen(self.pitcher, self.high_bid))
+
+    def _draw_for_dealer(self) -> int:
+        contenders = list(range(self.players))
+        while True:
+            deck = list(range(52))
+            self.rng.shuffle(deck)
+            draws = [(seat, deck[i]) for i, seat in enumerate(contenders)]
+            if self.log is not None:
+                self.log.append(CardsDrawn(tuple(Draw(s, CARDS[c]) for s, c in draws)))
+            top = max(card % 13 for _, card in draws)
+            contenders = [seat for seat, card in draws if card % 13 == top]
+            if len(contenders) == 1:
+                if self.log is not None:
+                    self.log.append(DealerChosen(contenders[0]))
+                return contenders[0]
+
+    def _deal(self) -> None:
+        """Shuffle, let the pone cut, and deal six to each seat, three at a time."""
+        self.hand_number += 1
+        rng = self.rng
+        deck = list(range(52))
+        rng.shuffle(deck)
+        cut = rng.randrange(CUT_MIN, 53 - CUT_MIN)
+        deck = deck[cut:] + deck[:cut]
+        n = self.players
+        hands = [0] * n
+        position = 0
+        for _ in range(HAND_SIZE // 3):
+            seat = self.dealer
+            for _ in range(n):
+                seat = self.next_seat[seat]
+                hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
+                position += 3
+        self._start_hand(hands, cut)
+
+    def _start_hand(self, hands: list[int], cut: int) -> None:
+        n = self.players
+        self.hands = hands
+        self.dealt = tuple(hands)
+        self.phase = _BIDDING
+        self.to_act = self.next_seat[self.dealer]
+        self.high_bid = 0
+        self.pitcher = None
+        self.trump = None
+        self.trick = []
+        self.tricks_done = 0
+        self.captured = [0] * len(self.scores)
+        self.jack_winner = None
+        if self.log is not None:
+            pone = (self.dealer - 1) % n
+            self.log.append(
+                HandDealt(self.hand_number, self.dealer, pone, cut, tuple(cards_of(h) for h in hands))
+            )
+
+    def _score_hand(self) -> None:
+        """Score the four points, apply the set-back and check for a winner."""
+        rules = self.rules
+        trump = self.trump
+        pitcher = self.pitcher
+        assert trump is not None and pitcher is not None
+        side_of = self.side_of
+        shift = SHIFT[trump]
+        trumps_dealt = 0
+        for mask in self.dealt:
+            trumps_dealt |= mask >> shift & SUIT_BITS
+        high_card = shift + trumps_dealt.bit_length() - 1
+        low_card = shift + (trumps_dealt & -trumps_dealt).bit_length() - 1
+        high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
+        low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
+        sides = len(self.scores)
+        points = [0] * sides
+        points[side_of[high]] += 1
+        points[side_of[low]] += 1
+        jack = self.jack_winner
+        if jack is not None:
+            points[side_of[jack]] += 1
+        pips = [
+            PIPS_BY_SUIT_BITS[m & SUIT_BITS]
+            + PIPS_BY_SUIT_BITS[m >> 13 & SUIT_BITS]
+            + PIPS_BY_SUIT_BITS[m >> 26 & SUIT_BITS]
+            + PIPS_BY_SUIT_BITS[m >> 39]
+            for m in self.captured
+        ]
+        pitcher_side = side_of[pitcher]
+        best = max(pips)
+        game: int | None = None
+        if best:
+            leaders = [side for side in range(sides) if pips[side] == best]
+            if len(leaders) == 1:
+                game = leaders[0]
+            elif pitcher_side in leaders:
+                game = pitcher_side
+        if game is not None:
+            points[game] += 1
+        bid = self.high_bid
+        made = points[pitcher_side] >= bid
+        deltas = [0 if rules.no_junk else p for p in points]
+        deltas[pitcher_side] = points[pitcher_side] if made else -bid
+        scores = self.scores
+        for side in range(sides):
+            scores[side] += deltas[side]
+        outcome = self._decide(pitcher_side, bid, made)
+        if self.log is not None:
+            result = HandResult(
+                hand_number=self.hand_number, dealer=self.dealer, pitcher=pitcher, bid=bid,
+                trump=Suit(trump), high=high, high_card=CARDS[high_card], low=low,
+                low_card=CARDS[low_card], jack=jack, game=game, game_pips=tuple(pips),
+                points=tuple(points), set_back=not made, deltas=tuple(deltas), scores=tuple(scores),
+            )
+            self.log.append(HandScored(result))
+        if outcome is None:
+            self.dealer = self.next_seat[self.dealer]
+            self._deal()
+        else:
+            self.outcome = outcome
+            self.phase = _OVER
+            if self.log is not None:
+                self.log.append(GameWon(outcome))
+
+    def _decide(self, pitcher_side: int, bid: int, made: bool) -> Outcome | None:
+        """RULES.md, "Winning" and the smudge option: who has won after this hand, if anyone."""
+        scores = self.scores
+        final = tuple(scores)
+        if self.rules.smudge and bid == MAX_BID:
+            if made:
+                return Outcome(pitcher_side, WinReason.SMUDGE, self.hand_number, final)
+            if len(scores) == 2:
+                return Outcome(1 - pitcher_side, WinReason.SMUDGE_FAILED, self.hand_number, final)
+        target = self.rules.target
+        if scores[pitcher_side] >= target:
+            return Outcome(pitcher_side, WinReason.PITCHER_REACHED_TARGET, self.hand_number, final)
+        top = max(scores)
+        leaders = [side for side, score in enumerate(scores) if score == top]
+        if len(leaders) > 1:
+            return None
+        if top >= target:
+            return Outcome(leaders[0], WinReason.HIGHEST_SCORE, self.hand_number, final)
+        limit = self.rules.hand_limit
+        if limit is not None and self.hand_number >= limit:
+            return Outcome(leaders[0], WinReason.HAND_LIMIT, self.hand_number, final)
+        return None

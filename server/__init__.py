@@ -1,0 +1,1 @@
+"""The asyncio LAN game server (``setback serve``)."""

@@ -1,0 +1,8 @@
+"""Setback (Auction Pitch) over a network: engine, protocol, server, client, bots.
+
+The parts install as ``setback.engine``, ``setback.protocol``, ``setback.server``,
+``setback.client``, ``setback.bots`` and ``setback.benchmarks``; ``setback`` is the
+command line (``setback --help``).
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from setback.cli import main
+
+main()

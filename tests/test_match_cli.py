@@ -1,0 +1,134 @@
+"""``setback match`` and ``setback watch``: results, JSON output and re-scorable JSONL records."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setback.bots.match import game_seed, play_match, wilson_interval
+from setback.cli import main
+from setback.engine import Rules, replay_record
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10}
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(list(argv))
+    assert exit_.value.code == 0
+    return capsys.readouterr().out
+
+
+def rescore(record: dict[str, Any]) -> list[int]:
+    """Score a game from its record alone, without the engine, and return the final scores."""
+    rules = record["rules"]
+    teams = rules["teams"]
+
+    def side(seat: int) -> int:
+        return seat if teams is None else int(seat % teams)
+
+    sides = rules["players"] if teams is None else teams
+    scores = [0] * sides
+    for hand in record["hands"]:
+        if hand["thrown_in"]:
+            assert hand["result"] is None
+            continue
+        bids = [b for b in hand["bids"] if b["bid"] is not None]
+        pitcher, bid = bids[-1]["seat"], bids[-1]["bid"]
+        trump = hand["tricks"][0]["cards"][0][-1]
+
+        def rank(card: str) -> int:
+            return RANKS.index(card[:-1])
+
+        trumps = [(rank(c), s) for s, cards in enumerate(hand["deal"]) for c in cards if c[-1] == trump]
+        points = [0] * sides
+        points[side(max(trumps)[1])] += 1
+        points[side(min(trumps)[1])] += 1
+        pips = [0] * sides
+        for trick in hand["tricks"]:
+            for card in trick["cards"]:
+                pips[side(trick["winner"])] += PIPS.get(card[:-1], 0)
+                if card == "J" + trump:
+                    points[side(trick["winner"])] += 1
+        top = max(pips)
+        leaders = [s for s in range(sides) if pips[s] == top]
+        if top and (len(leaders) == 1 or side(pitcher) in leaders):
+            points[leaders[0] if len(leaders) == 1 else side(pitcher)] += 1
+        made = points[side(pitcher)] >= bid
+        for s in range(sides):
+            if s == side(pitcher):
+                scores[s] += points[s] if made else -bid
+            elif not rules["no_junk"]:
+                scores[s] += points[s]
+        assert hand["result"]["points"] == points
+        assert hand["result"]["scores"] == scores
+    return scores
+
+
+def test_match_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    table = run_cli(capsys, "match", "random", "random", "random", "random", "--games", "12", "--seed", "7")
+    assert "12 games, seed 7" in table and "random" in table
+    data = json.loads(run_cli(capsys, "match", "random", "random", "random", "random",
+                              "--games", "12", "--seed", "7", "--json"))
+    assert data["games"] == 12 and len(data["bots"]) == 4
+    assert sum(b["wins"] for b in data["bots"]) == 12
+    assert all(b["games"] == 12 for b in data["bots"])
+
+
+def test_match_is_reproducible_from_its_seed() -> None:
+    a = play_match(["random"] * 3, 8, 42, Rules(players=3))
+    b = play_match(["random"] * 3, 8, 42, Rules(players=3))
+    c = play_match(["random"] * 3, 8, 43, Rules(players=3))
+    assert [s.as_dict() for s in a.stats] == [s.as_dict() for s in b.stats]
+    assert [s.as_dict() for s in a.stats] != [s.as_dict() for s in c.stats]
+    assert len({game_seed(42, i) for i in range(1000)}) == 1000
+
+
+def test_match_records_can_be_rescored_and_replayed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "games.jsonl"
+    run_cli(capsys, "match", "random", "random", "random", "random", "--teams", "2", "--no-junk",
+            "--games", "6", "--seed", "3", "--out", str(out), "--json")
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 6
+    for record in records:
+        assert rescore(record) == record["scores"] == record["outcome"]["scores"]
+        assert all(len(cards) == 6 for hand in record["hands"] for cards in hand["deal"])
+        game = replay_record(record)
+        assert list(game.scores) == record["scores"]
+        assert len(record["players"]) == 4
+
+
+def test_watch_tells_a_game_hand_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    text = run_cli(capsys, "watch", "--seed", "4")
+    assert "Hand 1:" in text and "Trick 6:" in text and "won the game" in text
+    assert "High:" in text and "Game:" in text
+
+
+def test_bad_bot_spec_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "random", "nonsense", "--games", "1"])
+    assert exit_.value.code == 2
+    assert "unknown bot 'nonsense'" in capsys.readouterr().err
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    low, high = wilson_interval(90, 100)
+    assert low < 0.9 < high and low > 0.82 and high < 0.95
+
+
+def test_bench_engine_prints_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "setback", "bench", "engine", "--seconds", "0.4", "--json"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    figures = json.loads(done.stdout)
+    assert figures["setback_actions_per_s"] > 0
+    assert "ratio_setback_over_openspiel" in figures or "openspiel" in figures

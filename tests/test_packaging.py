@@ -1,0 +1,50 @@
+"""The distribution: one wheel named setback whose modules all live under setback.*."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
+         str(ROOT)],
+        check=True, timeout=300,
+    )
+    (built,) = out.glob("setback-*.whl")
+    return built
+
+
+def test_wheel_installs_everything_under_setback(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.startswith("setback-")}
+    assert top == {"setback"}
+    for part in ("engine", "protocol", "server", "client", "bots", "benchmarks"):
+        assert f"setback/{part}/__init__.py" in names
+    assert "setback/cli.py" in names
+
+
+def test_wheel_runs_the_command(wheel: Path, tmp_path: Path) -> None:
+    """The unpacked wheel, first on the path, imports and runs ``setback --help``."""
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-c", "import setback.engine, setback.cli, sys; print(setback.engine.__file__); "
+         "sys.argv=['setback', '--help']; setback.cli.main()"],
+        check=False, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(str(site))
+    assert "match" in done.stdout
