@@ -50,7 +50,9 @@ class View:
     ``hand`` is the viewer's own cards (empty for a spectator); ``legal`` is non-empty
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
-    are set once bidding is over; ``trump`` once the pitcher has led.
+    are set once bidding is over; ``trump`` once the pitcher has led. ``time_left`` is
+    the seconds left on the viewer's clock for this decision, filled in by whoever runs
+    the clock (the server, the bot SDK); the engine keeps no clocks and leaves it None.
     """
 
     seat: int | None
@@ -71,6 +73,7 @@ class View:
     last_result: HandResult | None
     legal: tuple[Action, ...]
     outcome: Outcome | None
+    time_left: float | None = None
 
 
 def redact(event: Event, seat: int | None) -> Event:
