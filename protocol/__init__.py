@@ -1,1 +1,20 @@
-"""The wire protocol: msgspec message types, framing and the JSON Schema (see spec.md)."""
+"""The wire protocol (spec.md): msgspec message types, error codes, framing, conversions."""
+
+from setback.protocol.codec import (
+    DEFAULT_PORT,
+    MAJOR,
+    MAX_LINE_BYTES,
+    MAX_SERVER_LINE_BYTES,
+    PROTOCOL_VERSION,
+    LineBuffer,
+    ProtocolError,
+    decode_client,
+    decode_server,
+    encode,
+)
+from setback.protocol.errors import FATAL, Code
+
+__all__ = [
+    "DEFAULT_PORT", "FATAL", "MAJOR", "MAX_LINE_BYTES", "MAX_SERVER_LINE_BYTES", "PROTOCOL_VERSION",
+    "Code", "LineBuffer", "ProtocolError", "decode_client", "decode_server", "encode",
+]

@@ -10,6 +10,7 @@ from typing import Any
 
 from setback import __version__, logs
 from setback.engine import TARGETS, Rules
+from setback.protocol import DEFAULT_PORT
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +62,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from setback.server.app import run
+    from setback.server.config import ServerConfig
+
+    config = ServerConfig(
+        host=args.host, port=args.port, name=args.name, password=args.password,
+        max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
+    )
+    run(config)
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from setback.protocol.schema import schema_text
+
+    print(schema_text(), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="setback", description="Auction Pitch (Setback): play, serve, write bots, run matches."
@@ -87,6 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
     add_rules_arguments(watch)
+
+    serve = command("serve", cmd_serve, "run the LAN game server")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    serve.add_argument("--name", default="setback", help="the server's name, shown to clients")
+    serve.add_argument("--password", help="clients must give this password in their hello")
+    serve.add_argument("--max-connections", type=int, default=4096, help="connections held at most")
+    serve.add_argument("--reconnect-grace", type=float, default=120.0, help="seconds a dropped seat is kept")
+    serve.add_argument("--db", metavar="PATH", help="SQLite file for tables and records (not yet used)")
+
+    command("schema", cmd_schema, "print the JSON Schema of every protocol message")
 
     bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine)")
     bench.add_argument("name", choices=["engine"], help="which benchmark")

@@ -8,6 +8,11 @@ import sys
 import structlog
 
 
+def _stderr_logger(*_args: object) -> structlog.PrintLogger:
+    """A logger on whatever ``sys.stderr`` is when it logs (tests swap it)."""
+    return structlog.PrintLogger(file=sys.stderr)
+
+
 def configure(json: bool = False, level: int = logging.INFO) -> None:
     """Send structlog's output to stderr, as JSON lines when ``json`` is set."""
     renderer: structlog.typing.Processor = (
@@ -25,6 +30,6 @@ def configure(json: bool = False, level: int = logging.INFO) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )

@@ -1,0 +1,119 @@
+"""Encoding, decoding and framing: one JSON object per line, bounded in length.
+
+:class:`LineBuffer` is sans-IO: feed it bytes, take complete lines out; a line
+longer than the limit is reported once and discarded up to its newline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+import msgspec
+
+from setback.protocol.errors import Code
+from setback.protocol.messages import ClientMessage, RequestId, ServerMessage
+
+PROTOCOL_VERSION = "1.0"
+MAJOR = 1
+DEFAULT_PORT = 7411
+MAX_LINE_BYTES = 16 * 1024
+"""The longest line a client may send, newline included."""
+MAX_SERVER_LINE_BYTES = 1024 * 1024
+"""The longest line the server sends; clients should accept at least this."""
+
+T = TypeVar("T")
+_encoder = msgspec.json.Encoder()
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+class _IdOnly(msgspec.Struct):
+    id: RequestId = None
+
+
+_id_decoder = msgspec.json.Decoder(_IdOnly)
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolError(Exception):
+    """A line the peer sent that is not a valid message: the code, a text, the JSON path."""
+
+    code: Code
+    message: str
+    id: RequestId = None
+    path: str | None = None
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """One message as a line, newline included."""
+    return _encoder.encode(message) + b"\n"
+
+
+def _request_id(line: bytes) -> RequestId:
+    try:
+        return _id_decoder.decode(line).id
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _decode(decoder: msgspec.json.Decoder[T], line: bytes) -> T:
+    try:
+        return decoder.decode(line)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        path = text.rpartition(" - at `")[2].rstrip("`") if " - at `" in text else "$"
+        if path == "$" and text.startswith("Expected `object`"):
+            raise ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path) from None
+        if path == "$.type" or "missing required field `type`" in text:
+            raise ProtocolError(Code.UNKNOWN_TYPE, text, _request_id(line), "$.type") from None
+        raise ProtocolError(Code.INVALID_FIELD, text, _request_id(line), path) from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError(Code.MALFORMED, f"not JSON: {exc}") from None
+
+
+def decode_client(line: bytes) -> ClientMessage:
+    """A client's line as a message; :class:`ProtocolError` saying what is wrong otherwise."""
+    return _decode(_client_decoder, line)
+
+
+def decode_server(line: bytes) -> ServerMessage:
+    """A server's line as a message (for clients and bots)."""
+    return _decode(_server_decoder, line)
+
+
+class LineBuffer:
+    """Splits a byte stream into lines of at most ``limit`` bytes (newline included)."""
+
+    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
+        self.limit = limit
+        self._pending = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> tuple[list[bytes], bool]:
+        """Take ``data``; return the complete lines and whether an overlong line was met."""
+        lines: list[bytes] = []
+        overlong = False
+        start = 0
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:
+                break
+            if self._discarding:
+                self._discarding = False
+            elif len(self._pending) + end - start + 1 > self.limit:
+                overlong = True
+            else:
+                self._pending += data[start:end]
+                lines.append(bytes(self._pending))
+            self._pending.clear()
+            start = end + 1
+        rest = len(data) - start
+        if not self._discarding and rest:
+            if len(self._pending) + rest >= self.limit:
+                overlong = True
+                self._discarding = True
+                self._pending.clear()
+            else:
+                self._pending += data[start:]
+        return lines, overlong

@@ -1,0 +1,139 @@
+"""Engine values to wire messages and back: views, events, rules, results."""
+
+from __future__ import annotations
+
+from setback.engine import (
+    BidMade,
+    CardPlayed,
+    CardsDrawn,
+    DealerChosen,
+    Event,
+    GameWon,
+    HandDealt,
+    HandResult,
+    HandScored,
+    HandThrownIn,
+    Outcome,
+    Passed,
+    PitcherChosen,
+    Rules,
+    TrickWon,
+    TrumpPitched,
+    View,
+)
+from setback.protocol.messages import (
+    BidEvent,
+    CardPlayedEvent,
+    CardsDrawnEvent,
+    DealerChosenEvent,
+    GameWonEvent,
+    HandDealtEvent,
+    HandScoredEvent,
+    PassedEvent,
+    PitcherChosenEvent,
+    SeatCard,
+    ThrownInEvent,
+    TrickWonEvent,
+    TrumpPitchedEvent,
+    WireBid,
+    WireEvent,
+    WireHandResult,
+    WireOutcome,
+    WireRules,
+    WireTrick,
+    WireView,
+)
+
+
+def rules_to_wire(rules: Rules) -> WireRules:
+    return WireRules(
+        players=rules.players, teams=rules.teams, target=rules.target,
+        forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
+        no_junk=rules.no_junk, hand_limit=rules.hand_limit,
+    )
+
+
+def rules_from_wire(rules: WireRules) -> Rules:
+    """The engine's rules; ValueError when the options do not go together."""
+    return Rules(
+        players=rules.players, teams=rules.teams, target=rules.target,
+        forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
+        no_junk=rules.no_junk, hand_limit=rules.hand_limit,
+    )
+
+
+def result_to_wire(r: HandResult) -> WireHandResult:
+    return WireHandResult(
+        hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid,
+        trump=r.trump.letter, high=r.high, high_card=str(r.high_card), low=r.low,
+        low_card=str(r.low_card), jack=r.jack, game=r.game, game_pips=list(r.game_pips),
+        points=list(r.points), set_back=r.set_back, deltas=list(r.deltas), scores=list(r.scores),
+    )
+
+
+def outcome_to_wire(o: Outcome) -> WireOutcome:
+    return WireOutcome(
+        winner=o.winner, reason=o.reason.value, hands_dealt=o.hands_dealt, scores=list(o.scores)
+    )
+
+
+def view_to_wire(view: View) -> WireView:
+    """A view on the wire; it holds exactly what the engine's view holds."""
+    return WireView(
+        seat=view.seat,
+        rules=rules_to_wire(view.rules),
+        phase=view.phase.value,
+        hand_number=view.hand_number,
+        dealer=view.dealer,
+        to_act=view.to_act,
+        hand=[str(c) for c in view.hand],
+        hand_sizes=list(view.hand_sizes),
+        bids=[WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids],
+        pitcher=view.pitcher,
+        bid=view.bid,
+        trump=view.trump.letter if view.trump is not None else None,
+        trick=[SeatCard(d.seat, str(d.card)) for d in view.trick],
+        tricks=[
+            WireTrick(t.trick_number, t.plays[0].seat, [str(p.card) for p in t.plays], t.winner)
+            for t in view.tricks
+        ],
+        scores=list(view.scores),
+        last_result=result_to_wire(view.last_result) if view.last_result else None,
+        legal=[str(a) for a in view.legal],
+        outcome=outcome_to_wire(view.outcome) if view.outcome else None,
+    )
+
+
+def event_to_wire(event: Event, seat: int | None) -> WireEvent:
+    """``event`` as ``seat`` (None: a spectator) may see it on the wire."""
+    match event:
+        case CardsDrawn(draws=draws):
+            return CardsDrawnEvent(draws=[SeatCard(d.seat, str(d.card)) for d in draws])
+        case DealerChosen(dealer=dealer):
+            return DealerChosenEvent(dealer=dealer)
+        case HandDealt():
+            own = event.hands[seat] if seat is not None else ()
+            return HandDealtEvent(
+                hand_number=event.hand_number, dealer=event.dealer, pone=event.pone, cut=event.cut,
+                cards=[str(c) for c in own],
+            )
+        case Passed(seat=who):
+            return PassedEvent(seat=who)
+        case BidMade(seat=who, amount=amount):
+            return BidEvent(seat=who, amount=amount)
+        case HandThrownIn(hand_number=number, dealer=dealer):
+            return ThrownInEvent(hand_number=number, dealer=dealer)
+        case PitcherChosen(pitcher=pitcher, bid=bid):
+            return PitcherChosenEvent(pitcher=pitcher, bid=bid)
+        case TrumpPitched(seat=who, trump=trump):
+            return TrumpPitchedEvent(seat=who, trump=trump.letter)
+        case CardPlayed(seat=who, card=card):
+            return CardPlayedEvent(seat=who, card=str(card))
+        case TrickWon(trick_number=number, winner=winner, plays=plays):
+            laid = [SeatCard(p.seat, str(p.card)) for p in plays]
+            return TrickWonEvent(number=number, winner=winner, plays=laid)
+        case HandScored(result=result):
+            return HandScoredEvent(result=result_to_wire(result))
+        case GameWon(outcome=outcome):
+            return GameWonEvent(outcome=outcome_to_wire(outcome))
+    raise TypeError(f"no wire form for {event!r}")

@@ -1,0 +1,444 @@
+"""Every message of the wire protocol, as msgspec Structs (spec.md, "Messages").
+
+One base class per direction sets the tag field ``type``; :data:`ClientMessage` and
+:data:`ServerMessage` are the unions a peer decodes. Game events travel inside
+:class:`EventMessage` as :data:`WireEvent`, tagged by ``kind``. Cards, suits and
+actions travel in their text forms (``AS``, ``H``, ``bid 2``).
+
+Evolution (spec.md, "Versioning"): a field added in a minor version has a default;
+no field ever changes type; unknown fields are ignored by every decoder.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+RequestId = int | str | None
+
+
+class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A table's options (spec.md section 3)."""
+
+    players: int = 4
+    teams: int | None = None
+    target: int = 11
+    forced_dealer_bid: bool = True
+    smudge: bool = False
+    no_junk: bool = False
+    hand_limit: int | None = 100
+
+
+class Clock(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A table's clock: seconds per decision (None: untimed) and what happens on timeouts."""
+
+    decision_seconds: float | None = 60.0
+    bot_after_timeouts: int | None = 3
+    """Consecutive timeouts after which a built-in bot takes the seat (None: never)."""
+
+
+# -- client to server --------------------------------------------------------------
+
+
+class ClientBase(msgspec.Struct, tag_field="type", kw_only=True):
+    id: RequestId = None
+    """Chosen by the client; echoed in the reply or error that answers this message."""
+
+
+class Hello(ClientBase, tag="hello", kw_only=True):
+    version: str
+    name: str
+    kind: Literal["human", "bot"] = "human"
+    token: str | None = None
+    password: str | None = None
+    events: bool = True
+    """Receive the event stream; a stateless bot may turn it off and rely on decide views."""
+
+
+class ListTables(ClientBase, tag="list_tables", kw_only=True):
+    pass
+
+
+class CreateTable(ClientBase, tag="create_table", kw_only=True):
+    name: str | None = None
+    rules: WireRules = msgspec.field(default_factory=WireRules)
+    clock: Clock = msgspec.field(default_factory=Clock)
+    seed: int | None = None
+    bots: list[str] = msgspec.field(default_factory=list)
+    """Built-in bots to seat at once, in the lowest free seats."""
+    bot_chat: bool = False
+
+
+class Join(ClientBase, tag="join", kw_only=True):
+    table: str
+    seat: int | None = None
+    ready: bool = False
+
+
+class Spectate(ClientBase, tag="spectate", kw_only=True):
+    table: str
+
+
+class Leave(ClientBase, tag="leave", kw_only=True):
+    pass
+
+
+class AddBot(ClientBase, tag="add_bot", kw_only=True):
+    table: str | None = None
+    """The table to seat the bot at; None: the sender's own table."""
+    bot: str = "random"
+    seat: int | None = None
+
+
+class Ready(ClientBase, tag="ready", kw_only=True):
+    ready: bool = True
+
+
+class Act(ClientBase, tag="act", kw_only=True):
+    request: int
+    action: str
+
+
+class SendChat(ClientBase, tag="chat", kw_only=True):
+    text: str
+    scope: Literal["table", "lobby"] = "table"
+
+
+class Ping(ClientBase, tag="ping", kw_only=True):
+    nonce: int | None = None
+
+
+class Pong(ClientBase, tag="pong", kw_only=True):
+    nonce: int | None = None
+
+
+ClientMessage = (
+    Hello | ListTables | CreateTable | Join | Spectate | Leave | AddBot | Ready | Act | SendChat | Ping | Pong
+)
+
+# -- what the server describes ---------------------------------------------------
+
+
+class Limits(msgspec.Struct, kw_only=True):
+    max_line_bytes: int
+    max_messages_per_second: float
+    message_burst: int
+    hello_timeout_seconds: float
+    idle_timeout_seconds: float
+    heartbeat_seconds: float
+    reconnect_grace_seconds: float
+    max_chat_chars: int
+    max_name_chars: int
+
+
+class SeatInfo(msgspec.Struct, kw_only=True):
+    seat: int
+    name: str | None
+    kind: Literal["empty", "human", "bot", "builtin"]
+    ready: bool
+    connected: bool
+    timeouts: int = 0
+    replaced_by_bot: bool = False
+
+
+class TableInfo(msgspec.Struct, kw_only=True):
+    table: str
+    name: str
+    rules: WireRules
+    clock: Clock
+    seats: list[SeatInfo]
+    spectators: int
+    status: Literal["waiting", "playing", "finished", "broken"]
+    games_played: int
+    seeded: bool
+    """True when the creator chose the seed: its deals are known to whoever chose it."""
+
+
+class SeatCard(msgspec.Struct):
+    seat: int
+    card: str
+
+
+class WireBid(msgspec.Struct):
+    seat: int
+    bid: int | None
+    """None for a pass."""
+
+
+class WireTrick(msgspec.Struct):
+    number: int
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class WireHandResult(msgspec.Struct, kw_only=True):
+    hand_number: int
+    dealer: int
+    pitcher: int
+    bid: int
+    trump: str
+    high: int
+    high_card: str
+    low: int
+    low_card: str
+    jack: int | None
+    game: int | None
+    game_pips: list[int]
+    points: list[int]
+    set_back: bool
+    deltas: list[int]
+    scores: list[int]
+
+
+class WireOutcome(msgspec.Struct, kw_only=True):
+    winner: int
+    reason: str
+    hands_dealt: int
+    scores: list[int]
+
+
+class WireView(msgspec.Struct, kw_only=True):
+    """A seat's view (spec.md, "Views"): everything that seat may know, nothing else."""
+
+    seat: int | None
+    rules: WireRules
+    phase: Literal["bidding", "playing", "game_over"]
+    hand_number: int
+    dealer: int
+    to_act: int | None
+    hand: list[str]
+    hand_sizes: list[int]
+    bids: list[WireBid]
+    pitcher: int | None
+    bid: int | None
+    trump: str | None
+    trick: list[SeatCard]
+    tricks: list[WireTrick]
+    scores: list[int]
+    last_result: WireHandResult | None
+    legal: list[str]
+    outcome: WireOutcome | None
+
+
+class DecisionClock(msgspec.Struct, kw_only=True):
+    limit_ms: int | None
+    remaining_ms: int | None
+
+
+# -- events, tagged by kind ------------------------------------------------------------
+
+
+class EventBase(msgspec.Struct, tag_field="kind", kw_only=True):
+    pass
+
+
+class CardsDrawnEvent(EventBase, tag="cards_drawn", kw_only=True):
+    draws: list[SeatCard]
+
+
+class DealerChosenEvent(EventBase, tag="dealer_chosen", kw_only=True):
+    dealer: int
+
+
+class HandDealtEvent(EventBase, tag="hand_dealt", kw_only=True):
+    hand_number: int
+    dealer: int
+    pone: int
+    cut: int
+    cards: list[str]
+    """The receiving seat's own six cards; empty for a spectator."""
+
+
+class PassedEvent(EventBase, tag="passed", kw_only=True):
+    seat: int
+
+
+class BidEvent(EventBase, tag="bid", kw_only=True):
+    seat: int
+    amount: int
+
+
+class ThrownInEvent(EventBase, tag="thrown_in", kw_only=True):
+    hand_number: int
+    dealer: int
+
+
+class PitcherChosenEvent(EventBase, tag="pitcher_chosen", kw_only=True):
+    pitcher: int
+    bid: int
+
+
+class TrumpPitchedEvent(EventBase, tag="trump_pitched", kw_only=True):
+    seat: int
+    trump: str
+
+
+class CardPlayedEvent(EventBase, tag="card_played", kw_only=True):
+    seat: int
+    card: str
+
+
+class TrickWonEvent(EventBase, tag="trick_won", kw_only=True):
+    number: int
+    winner: int
+    plays: list[SeatCard]
+
+
+class HandScoredEvent(EventBase, tag="hand_scored", kw_only=True):
+    result: WireHandResult
+
+
+class GameWonEvent(EventBase, tag="game_won", kw_only=True):
+    outcome: WireOutcome
+
+
+class TimedOutEvent(EventBase, tag="timed_out", kw_only=True):
+    """The seat's clock ran out; the server played ``action`` for it."""
+
+    seat: int
+    action: str
+    timeouts: int
+
+
+WireEvent = (
+    CardsDrawnEvent
+    | DealerChosenEvent
+    | HandDealtEvent
+    | PassedEvent
+    | BidEvent
+    | ThrownInEvent
+    | PitcherChosenEvent
+    | TrumpPitchedEvent
+    | CardPlayedEvent
+    | TrickWonEvent
+    | HandScoredEvent
+    | GameWonEvent
+    | TimedOutEvent
+)
+
+# -- server to client --------------------------------------------------------------
+
+
+class ServerBase(msgspec.Struct, tag_field="type", kw_only=True):
+    pass
+
+
+class Welcome(ServerBase, tag="welcome", kw_only=True):
+    id: RequestId = None
+    version: str
+    server: str
+    player: str
+    token: str
+    limits: Limits
+    capabilities: list[str]
+    bots: list[str]
+    """The built-in bots this server can seat."""
+
+
+class Error(ServerBase, tag="error", kw_only=True):
+    id: RequestId = None
+    code: str
+    message: str
+    path: str | None = None
+    fatal: bool = False
+
+
+class Ok(ServerBase, tag="ok", kw_only=True):
+    id: RequestId = None
+
+
+class Tables(ServerBase, tag="tables", kw_only=True):
+    id: RequestId = None
+    tables: list[TableInfo]
+
+
+class TableUpdate(ServerBase, tag="table", kw_only=True):
+    id: RequestId = None
+    table: TableInfo
+
+
+class Joined(ServerBase, tag="joined", kw_only=True):
+    id: RequestId = None
+    table: str
+    seat: int
+    token: str
+    """The seat token: hello with it to take the seat back after a drop."""
+
+
+class Spectating(ServerBase, tag="spectating", kw_only=True):
+    id: RequestId = None
+    table: str
+
+
+class Left(ServerBase, tag="left", kw_only=True):
+    id: RequestId = None
+    table: str
+
+
+class GameStarted(ServerBase, tag="game_started", kw_only=True):
+    table: str
+    game: int
+    rules: WireRules
+    players: list[str]
+
+
+class EventMessage(ServerBase, tag="event", kw_only=True):
+    table: str
+    event: WireEvent
+
+
+class Decide(ServerBase, tag="decide", kw_only=True):
+    """The seat must act: answer with ``act`` carrying ``request``."""
+
+    table: str
+    request: int
+    seat: int
+    view: WireView
+    clock: DecisionClock
+
+
+class Snapshot(ServerBase, tag="snapshot", kw_only=True):
+    table: str
+    view: WireView
+
+
+class Chat(ServerBase, tag="chat", kw_only=True):
+    scope: Literal["table", "lobby"]
+    table: str | None
+    sender: str
+    text: str
+
+
+class ServerPing(ServerBase, tag="ping", kw_only=True):
+    nonce: int | None = None
+
+
+class ServerPong(ServerBase, tag="pong", kw_only=True):
+    id: RequestId = None
+    nonce: int | None = None
+
+
+class Goodbye(ServerBase, tag="goodbye", kw_only=True):
+    reason: str
+
+
+ServerMessage = (
+    Welcome
+    | Error
+    | Ok
+    | Tables
+    | TableUpdate
+    | Joined
+    | Spectating
+    | Left
+    | GameStarted
+    | EventMessage
+    | Decide
+    | Snapshot
+    | Chat
+    | ServerPing
+    | ServerPong
+    | Goodbye
+)

@@ -1,0 +1,46 @@
+"""The server's settings and limits (spec.md, "Limits"), with their defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from setback.protocol import DEFAULT_PORT, MAX_LINE_BYTES
+from setback.protocol.messages import Limits
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything ``setback serve`` can be told; the defaults suit a LAN."""
+
+    host: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    name: str = "setback"
+    password: str | None = None
+    max_connections: int = 4096
+    max_line_bytes: int = MAX_LINE_BYTES
+    max_messages_per_second: float = 2000.0
+    message_burst: int = 4000
+    flood_close_after: int = 20000
+    """Messages dropped by the rate limit, in one flood, before the connection is closed."""
+    hello_timeout: float = 10.0
+    idle_timeout: float = 60.0
+    heartbeat: float = 20.0
+    reconnect_grace: float = 120.0
+    max_write_buffer: int = 4 * 1024 * 1024
+    """Bytes queued for a peer that does not read, after which it is dropped as dead."""
+    max_chat_chars: int = 500
+    max_name_chars: int = 40
+    max_tables: int = 10_000
+
+    def limits(self) -> Limits:
+        return Limits(
+            max_line_bytes=self.max_line_bytes,
+            max_messages_per_second=self.max_messages_per_second,
+            message_burst=self.message_burst,
+            hello_timeout_seconds=self.hello_timeout,
+            idle_timeout_seconds=self.idle_timeout,
+            heartbeat_seconds=self.heartbeat,
+            reconnect_grace_seconds=self.reconnect_grace,
+            max_chat_chars=self.max_chat_chars,
+            max_name_chars=self.max_name_chars,
+        )

@@ -1,0 +1,184 @@
+"""One TCP connection: framing, limits, the hello, and handing requests to the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Literal
+
+import structlog
+
+from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
+from setback.protocol.messages import Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
+
+if TYPE_CHECKING:
+    from setback.server.app import Server
+
+log = structlog.get_logger("setback.connection")
+
+
+class Connection(asyncio.Protocol):
+    """A peer on the wire. Until its hello it is only a connection; then a :class:`Peer` too."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        config = server.config
+        self.config = config
+        self.buffer = LineBuffer(config.max_line_bytes)
+        self.transport: asyncio.Transport | None = None
+        self.greeted = False
+        self.closing = False
+        self.name = "?"
+        self.kind: Literal["human", "bot"] = "human"
+        self.token = ""
+        self.events = True
+        self.address = "?"
+        now = time.monotonic()
+        self.opened = now
+        self.last_heard = now
+        self.last_pinged = now
+        self._allowance = float(config.message_burst)
+        self._refilled = now
+        self._dropped = 0
+        self._last_rate_error = 0.0
+
+    # -- asyncio.Protocol ---------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        if not self.server.admit(self):
+            self.fatal(Code.SERVER_FULL, f"the server holds its maximum of {self.config.max_connections} connections")
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing:
+            return
+        self.last_heard = time.monotonic()
+        lines, overlong = self.buffer.feed(data)
+        for line in lines:
+            if self.gone():
+                return
+            self._line(line)
+        if overlong and not self.gone():
+            self.fatal(Code.LINE_TOO_LONG, f"a line is at most {self.config.max_line_bytes} bytes, newline included")
+
+    def gone(self) -> bool:
+        """Closed, or closing after a fatal error: nothing more is read or sent."""
+        return self.closing
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closing = True
+        self.server.release(self)
+
+    # -- one line -------------------------------------------------------------------------------
+
+    def _line(self, line: bytes) -> None:
+        if not self._within_rate():
+            return
+        if not line.strip():
+            return
+        try:
+            message = decode_client(line)
+        except ProtocolError as error:
+            self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+            return
+        if not self.greeted:
+            self._before_hello(message)
+            return
+        try:
+            self.server.lobby.handle(self, message)
+        except Exception:
+            log.exception("request_failed", peer=self.address, type=type(message).__name__)
+            failed = "the server failed on this request; it is logged"
+            self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
+
+    def _before_hello(self, message: object) -> None:
+        if isinstance(message, Ping):
+            self.send(ServerPong(id=message.id, nonce=message.nonce))
+            return
+        if isinstance(message, Pong):
+            return
+        if not isinstance(message, Hello):
+            request = getattr(message, "id", None)
+            self.send(Error(id=request, code=Code.HELLO_REQUIRED, message="say hello first"))
+            return
+        from setback.server.lobby import HelloRefusedError
+
+        try:
+            welcome = self.server.lobby.greet(self, message)
+        except HelloRefusedError as refusal:
+            if refusal.code in FATAL:
+                self.fatal(refusal.code, refusal.message, message.id)
+            else:
+                self.send(Error(id=message.id, code=refusal.code, message=refusal.message))
+            return
+        self.greeted = True
+        self.send(welcome)
+        log.info("greeted", peer=self.address, name=self.name, kind=self.kind)
+        self.server.lobby.after_welcome(self, message.token)
+
+    def _within_rate(self) -> bool:
+        """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``."""
+        now = time.monotonic()
+        config = self.config
+        self._allowance = min(
+            float(config.message_burst), self._allowance + (now - self._refilled) * config.max_messages_per_second
+        )
+        self._refilled = now
+        if self._allowance >= 1.0:
+            self._allowance -= 1.0
+            if self._allowance >= config.message_burst - 1:
+                self._dropped = 0
+            return True
+        self._dropped += 1
+        if self._dropped >= config.flood_close_after:
+            self.fatal(Code.RATE_LIMITED, "too many messages for too long")
+        elif now - self._last_rate_error >= 1.0:
+            self._last_rate_error = now
+            self.send(Error(code=Code.RATE_LIMITED, message="too many messages: dropped"))
+        return False
+
+    # -- Peer ------------------------------------------------------------------------------------
+
+    def send(self, message: ServerMessage) -> None:
+        self.send_line(encode(message))
+
+    def send_line(self, line: bytes) -> None:
+        transport = self.transport
+        if transport is None or self.closing:
+            return
+        transport.write(line)
+        if transport.get_write_buffer_size() > self.config.max_write_buffer:
+            log.warning("slow_peer_dropped", peer=self.address, name=self.name)
+            self.closing = True
+            transport.abort()
+
+    def fatal(self, code: Code, message: str, request: object = None) -> None:
+        """Send a fatal error and close once it is flushed."""
+        if self.closing:
+            return
+        self.send(Error(id=request if isinstance(request, int | str) else None, code=code, message=message, fatal=True))
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+        log.info("closed", peer=self.address, code=str(code))
+
+    def tick(self, now: float) -> None:
+        """Called every second: hello and idle timeouts, heartbeats."""
+        if self.closing:
+            return
+        if not self.greeted and now - self.opened > self.config.hello_timeout:
+            self.fatal(Code.HELLO_TIMEOUT, f"no hello within {self.config.hello_timeout:g} s")
+        elif now - self.last_heard > self.config.idle_timeout:
+            self.fatal(Code.IDLE_TIMEOUT, f"nothing heard for {self.config.idle_timeout:g} s")
+        elif self.greeted and now - max(self.last_heard, self.last_pinged) > self.config.heartbeat:
+            self.last_pinged = now
+            self.send(ServerPing(nonce=int(now * 1000)))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other

@@ -1,0 +1,248 @@
+"""The lobby: greeted connections, the tables, and what each request does.
+
+:meth:`Lobby.handle` is the one place a client's message is dispatched. It is
+plain synchronous code on the event loop: tests drive it with in-memory peers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from dataclasses import dataclass, field
+
+import structlog
+
+from setback.bots import BUILTIN
+from setback.protocol import MAJOR, PROTOCOL_VERSION, Code
+from setback.protocol.convert import rules_from_wire
+from setback.protocol.messages import (
+    Act,
+    AddBot,
+    Chat,
+    ClientMessage,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Ok,
+    Ping,
+    Pong,
+    Ready,
+    SendChat,
+    ServerPong,
+    Spectate,
+    Spectating,
+    Tables,
+    TableUpdate,
+    Welcome,
+)
+from setback.server.config import ServerConfig
+from setback.server.peer import Peer
+from setback.server.table import Table, TableError, TableOptions
+
+log = structlog.get_logger("setback.lobby")
+
+CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional"]
+
+
+class HelloRefusedError(Exception):
+    """A hello the server will not take; fatal codes close the connection."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Lobby:
+    """Every table, and where each greeted peer is."""
+
+    config: ServerConfig
+    tables: dict[str, Table] = field(default_factory=dict)
+    peers: set[Peer] = field(default_factory=set)
+    where: dict[Peer, Table] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    # -- greeting ---------------------------------------------------------------------------
+
+    def greet(self, peer: Peer, hello: Hello) -> Welcome:
+        """Check a hello, take the peer in, give back its seat if its token holds one."""
+        major, _, _minor = hello.version.partition(".")
+        if major != str(MAJOR):
+            raise HelloRefusedError(
+                Code.VERSION_UNSUPPORTED,
+                f"this server speaks protocol {PROTOCOL_VERSION}; version {hello.version!r} is not compatible",
+            )
+        if self.config.password is not None and hello.password != self.config.password:
+            raise HelloRefusedError(Code.BAD_PASSWORD, "this server needs its password in the hello")
+        name = hello.name.strip()
+        if not name or len(name) > self.config.max_name_chars or not name.isprintable():
+            limit = self.config.max_name_chars
+            raise HelloRefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters")
+        peer.name = name
+        peer.kind = hello.kind
+        peer.events = hello.events
+        held = hello.token is not None and any(t.holds(hello.token) for t in self.tables.values())
+        peer.token = hello.token if held and hello.token else secrets.token_urlsafe(18)
+        self.peers.add(peer)
+        return Welcome(
+            id=hello.id, version=PROTOCOL_VERSION, server=self.config.name, player=name, token=peer.token,
+            limits=self.config.limits(), capabilities=CAPABILITIES, bots=sorted(BUILTIN),
+        )
+
+    def after_welcome(self, peer: Peer, token: str | None) -> None:
+        """Once the welcome is sent: put a returning player back in its seat, or say the token is dead."""
+        if not token:
+            return
+        if token == peer.token:
+            for table in self.tables.values():
+                seat = table.reclaim(peer, token)
+                if seat is not None:
+                    self.where[peer] = table
+                    peer.send(Joined(table=table.id, seat=seat.index, token=token))
+                    table.resume(peer, seat)
+                    log.info("reconnected", table=table.id, seat=seat.index, name=peer.name)
+                    return
+        peer.send(Error(code=Code.BAD_TOKEN, message="that token holds no seat; you are in the lobby with a new one"))
+
+    def drop(self, peer: Peer) -> None:
+        """The peer's connection is gone."""
+        self.peers.discard(peer)
+        table = self.where.pop(peer, None)
+        if table is not None:
+            table.drop(peer)
+            self._tidy(table)
+
+    # -- requests ---------------------------------------------------------------------------------
+
+    def handle(self, peer: Peer, message: ClientMessage) -> None:
+        """Carry out one request from a greeted peer; refusals become typed errors."""
+        try:
+            self._dispatch(peer, message)
+        except TableError as exc:
+            peer.send(Error(id=message.id, code=exc.code, message=exc.message))
+
+    def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
+        match message:
+            case ListTables():
+                peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
+            case CreateTable():
+                table = self._create(message)
+                peer.send(TableUpdate(id=message.id, table=table.info()))
+                self._changed(table)
+                table.start_if_ready()
+            case Join(table=table_id, seat=seat, ready=ready):
+                table = self._vacant_peer(peer, table_id)
+                taken = table.join(peer, seat, ready)
+                self.where[peer] = table
+                peer.send(Joined(id=message.id, table=table.id, seat=taken.index, token=peer.token))
+                table.send_snapshot(peer, taken.index)
+                table.start_if_ready()
+            case Spectate(table=table_id):
+                table = self._vacant_peer(peer, table_id)
+                self.where[peer] = table
+                peer.send(Spectating(id=message.id, table=table.id))
+                table.spectate(peer)
+            case Leave():
+                table = self._table_of(peer)
+                table.leave(peer)
+                del self.where[peer]
+                peer.send(Left(id=message.id, table=table.id))
+                self._tidy(table)
+            case AddBot(table=table_id, bot=bot, seat=seat):
+                table = self._table(table_id) if table_id is not None else self._table_of(peer)
+                table.add_bot(bot, seat)
+                peer.send(Ok(id=message.id))
+                table.start_if_ready()
+            case Ready(ready=ready):
+                table = self._table_of(peer)
+                table.set_ready(peer, ready)
+                peer.send(Ok(id=message.id))
+                table.start_if_ready()
+            case Act(request=request, action=action):
+                self._table_of(peer).act(peer, request, action)
+            case SendChat(text=text, scope=scope):
+                self._chat(peer, message.id, text, scope)
+            case Ping(nonce=nonce):
+                peer.send(ServerPong(id=message.id, nonce=nonce))
+            case Pong():
+                pass
+            case Hello():
+                raise TableError(Code.ALREADY_GREETED, "this connection has already said hello")
+
+    def _create(self, message: CreateTable) -> Table:
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError(Code.TABLE_FULL, f"the server holds its maximum of {self.config.max_tables} tables")
+        try:
+            rules = rules_from_wire(message.rules)
+        except ValueError as exc:
+            raise TableError(Code.BAD_RULES, str(exc)) from None
+        seconds = message.clock.decision_seconds
+        if seconds is not None and not 0.01 <= seconds <= 3600:
+            raise TableError(Code.BAD_RULES, "decision_seconds is 0.01 to 3600, or null for no clock")
+        unknown = [b for b in message.bots if b not in BUILTIN]
+        if unknown or len(message.bots) > rules.players:
+            raise TableError(Code.UNKNOWN_BOT, f"cannot seat bots {message.bots} at {rules.players} seats")
+        table_id = f"t{next(self._ids)}"
+        name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
+        options = TableOptions(
+            name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
+            reconnect_grace=self.config.reconnect_grace,
+        )
+        table = Table(table_id, options, self._changed)
+        self.tables[table_id] = table
+        for bot in message.bots:
+            table.add_bot(bot, None)
+        log.info("table_created", table=table_id, rules=str(rules), seeded=message.seed is not None)
+        return table
+
+    def _table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(Code.NO_SUCH_TABLE, f"no table {table_id!r}")
+        return table
+
+    def _table_of(self, peer: Peer) -> Table:
+        table = self.where.get(peer)
+        if table is None:
+            raise TableError(Code.NOT_AT_TABLE, "you are not at a table")
+        return table
+
+    def _vacant_peer(self, peer: Peer, table_id: str) -> Table:
+        if peer in self.where:
+            raise TableError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
+        return self._table(table_id)
+
+    def _chat(self, peer: Peer, request: object, text: str, scope: str) -> None:
+        text = text.strip()
+        if not text or len(text) > self.config.max_chat_chars or not text.isprintable():
+            raise TableError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
+        if scope == "lobby":
+            message = Chat(scope="lobby", table=None, sender=peer.name, text=text)
+            for other in self.peers:
+                other.send(message)
+            return
+        table = self._table_of(peer)
+        if peer.kind == "bot" and table.playing and not table.options.bot_chat:
+            raise TableError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
+        table.chat(Chat(scope="table", table=table.id, sender=peer.name, text=text))
+
+    # -- what the lobby sees ------------------------------------------------------------------------
+
+    def _changed(self, table: Table) -> None:
+        if table.status == "finished" and table.is_abandoned():
+            self._tidy(table)
+        update = TableUpdate(table=table.info())
+        for peer in self.peers:
+            if peer not in self.where:
+                peer.send(update)
+
+    def _tidy(self, table: Table) -> None:
+        if table.is_abandoned() and not table.playing and table.id in self.tables:
+            del self.tables[table.id]
+            log.info("table_closed", table=table.id)

@@ -1,0 +1,490 @@
+"""A table: its seats, its game, its clock, its spectators and its stand-in bots.
+
+Everything that decides the game is the engine's; the table only routes: it takes
+a seat's action, applies it through :class:`setback.engine.Game`, sends every
+seat the events as that seat may see them, and asks the seat to act next for its
+decision, on the clock. It runs on the event loop and never blocks it: built-in
+bots think in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import structlog
+
+from setback.bots import BUILTIN, Bot
+from setback.engine import Action, Event, Game, HandDealt, IllegalActionError, Rules, parse_action
+from setback.protocol import Code, encode
+from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
+from setback.protocol.messages import (
+    Clock,
+    Decide,
+    DecisionClock,
+    Error,
+    EventMessage,
+    GameStarted,
+    SeatInfo,
+    ServerMessage,
+    Snapshot,
+    TableInfo,
+    TimedOutEvent,
+)
+from setback.server.peer import Peer
+
+log = structlog.get_logger("setback.table")
+
+STAND_IN = "random"
+"""The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
+
+
+class TableError(Exception):
+    """A request the table refuses, with the error code to send."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    """One chair. ``peer`` is the connected player (None when empty, a built-in, or away)."""
+
+    index: int
+    kind: Literal["empty", "human", "bot", "builtin"] = "empty"
+    name: str | None = None
+    token: str | None = None
+    peer: Peer | None = None
+    ready: bool = False
+    bot: Bot | None = None
+    """The built-in bot playing the seat: a built-in seat's own, or a stand-in's."""
+    timeouts: int = 0
+    """Consecutive decisions lost to the clock."""
+    total_timeouts: int = 0
+    away_since: float | None = None
+    grace: asyncio.TimerHandle | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind != "empty"
+
+    def info(self) -> SeatInfo:
+        builtin = self.kind == "builtin"
+        return SeatInfo(
+            seat=self.index, name=self.name, kind=self.kind, ready=self.ready or builtin,
+            connected=builtin or self.peer is not None, timeouts=self.total_timeouts,
+            replaced_by_bot=not builtin and self.bot is not None,
+        )
+
+
+@dataclass
+class Pending:
+    """The decision a seat owes: its request number and its deadline (loop time)."""
+
+    request: int
+    seat: int
+    deadline: float | None
+    timer: asyncio.TimerHandle | None = None
+
+
+@dataclass
+class TableOptions:
+    name: str
+    rules: Rules
+    clock: Clock
+    seed: int | None = None
+    bot_chat: bool = False
+    reconnect_grace: float = 120.0
+
+
+@dataclass
+class Table:
+    """A table and its game, run on the event loop."""
+
+    id: str
+    options: TableOptions
+    on_change: Callable[[Table], None]
+    """Called whenever what the lobby shows of the table changes."""
+    seats: list[Seat] = field(default_factory=list)
+    spectators: set[Peer] = field(default_factory=set)
+    game: Game | None = None
+    games_played: int = 0
+    broken: bool = False
+    pending: Pending | None = None
+    _requests: int = 0
+    _sent: int = 0
+
+    def __post_init__(self) -> None:
+        self.seats = [Seat(i) for i in range(self.options.rules.players)]
+
+    # -- what the lobby shows ---------------------------------------------------------
+
+    @property
+    def status(self) -> Literal["waiting", "playing", "finished", "broken"]:
+        if self.broken:
+            return "broken"
+        if self.game is not None and not self.game.is_over:
+            return "playing"
+        return "finished" if self.games_played else "waiting"
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing"
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            table=self.id, name=self.options.name, rules=rules_to_wire(self.options.rules),
+            clock=self.options.clock, seats=[s.info() for s in self.seats],
+            spectators=len(self.spectators), status=self.status, games_played=self.games_played,
+            seeded=self.options.seed is not None,
+        )
+
+    def is_abandoned(self) -> bool:
+        """No player, bot client or spectator is here or expected back."""
+        return not self.spectators and all(s.kind in {"empty", "builtin"} for s in self.seats)
+
+    # -- seats --------------------------------------------------------------------------
+
+    def holds(self, token: str) -> bool:
+        """Whether a seat here is held for ``token``."""
+        return any(s.token == token for s in self.seats)
+
+    def chat(self, message: ServerMessage) -> None:
+        self._broadcast(message)
+
+    def seat_of(self, peer: Peer) -> Seat | None:
+        return next((s for s in self.seats if s.peer is peer), None)
+
+    def join(self, peer: Peer, seat: int | None, ready: bool) -> Seat:
+        """Seat ``peer`` (in ``seat`` or the lowest free one); it may join mid-game only in its own seat."""
+        if self.broken:
+            raise TableError(Code.INTERNAL, "this table is broken; create another")
+        chosen = self._free_seat(seat)
+        chosen.kind = peer.kind
+        chosen.name = peer.name
+        chosen.token = peer.token
+        chosen.peer = peer
+        chosen.ready = ready
+        self.on_change(self)
+        return chosen
+
+    def add_bot(self, name: str, seat: int | None) -> Seat:
+        if name not in BUILTIN:
+            raise TableError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
+        chosen = self._free_seat(seat)
+        chosen.kind = "builtin"
+        chosen.name = f"{name}-{chosen.index}"
+        chosen.bot = BUILTIN[name](seed=secrets.randbits(32))
+        chosen.ready = True
+        self.on_change(self)
+        return chosen
+
+    def _free_seat(self, seat: int | None) -> Seat:
+        if self.playing:
+            raise TableError(Code.GAME_IN_PROGRESS, "a game is being played; spectate or wait for it to end")
+        if seat is not None:
+            if not 0 <= seat < len(self.seats):
+                raise TableError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}")
+            if self.seats[seat].taken:
+                raise TableError(Code.SEAT_TAKEN, f"seat {seat} is taken")
+            return self.seats[seat]
+        free = next((s for s in self.seats if not s.taken), None)
+        if free is None:
+            raise TableError(Code.TABLE_FULL, "every seat is taken")
+        return free
+
+    def set_ready(self, peer: Peer, ready: bool) -> None:
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise TableError(Code.NOT_AT_TABLE, "only a seated player can be ready")
+        seat.ready = ready
+        self.on_change(self)
+
+    def leave(self, peer: Peer) -> None:
+        """The peer leaves its seat (a stand-in bot finishes a game in play) or stops watching."""
+        self.spectators.discard(peer)
+        seat = self.seat_of(peer)
+        if seat is not None:
+            seat.peer = None
+            if self.playing:
+                seat.token = None
+                self._stand_in(seat, "left")
+            else:
+                self._empty(seat)
+        self.on_change(self)
+
+    def _empty(self, seat: Seat) -> None:
+        if seat.grace is not None:
+            seat.grace.cancel()
+        self.seats[seat.index] = Seat(seat.index)
+
+    def spectate(self, peer: Peer) -> None:
+        self.spectators.add(peer)
+        self.send_snapshot(peer, None)
+        self.on_change(self)
+
+    # -- dropped connections and reconnection ---------------------------------------------
+
+    def drop(self, peer: Peer) -> None:
+        """The peer's connection died: keep its seat for the grace period."""
+        self.spectators.discard(peer)
+        seat = self.seat_of(peer)
+        if seat is None:
+            self.on_change(self)
+            return
+        seat.peer = None
+        seat.away_since = time.monotonic()
+        loop = asyncio.get_running_loop()
+        seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token)
+        log.info("seat_dropped", table=self.id, seat=seat.index, name=seat.name)
+        self.on_change(self)
+
+    def _grace_over(self, index: int, token: str | None) -> None:
+        seat = self.seats[index]
+        if seat.peer is not None or seat.token != token:
+            return
+        seat.grace = None
+        if self.playing:
+            self._guard(self._stand_in, seat, "away")
+        else:
+            self._empty(seat)
+        self.on_change(self)
+
+    def reclaim(self, peer: Peer, token: str) -> Seat | None:
+        """Give ``peer`` back the seat held for ``token`` (then call :meth:`resume`)."""
+        seat = next((s for s in self.seats if s.token is not None and s.token == token), None)
+        if seat is None:
+            return None
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        if seat.peer is not None and seat.peer is not peer:
+            seat.peer.send(Error(code=Code.BAD_TOKEN, message="this seat was taken back from another connection"))
+        seat.peer = peer
+        seat.away_since = None
+        if seat.kind != "builtin":
+            seat.bot = None
+            seat.timeouts = 0
+        self.on_change(self)
+        return seat
+
+    def resume(self, peer: Peer, seat: Seat) -> None:
+        """Bring a returning seat up to date: the snapshot, then its pending decision, if any."""
+        self.send_snapshot(peer, seat.index)
+        pending = self.pending
+        if pending is not None and pending.seat == seat.index:
+            self._send_decide(seat, pending)
+
+    # -- the game ----------------------------------------------------------------------------
+
+    def start_if_ready(self) -> None:
+        """Start a game once every seat is taken and ready (built-in bots always are)."""
+        if self.playing or self.broken:
+            return
+        if all(s.taken and (s.ready or s.kind == "builtin") for s in self.seats):
+            self._guard(self._start)
+
+    def _start(self) -> None:
+        seed = secrets.randbits(63) if self.options.seed is None else self.options.seed + self.games_played
+        self.game = Game(self.options.rules, seed)
+        self._sent = 0
+        for seat in self.seats:
+            if seat.kind != "builtin":
+                seat.ready = False
+                seat.bot = None
+                seat.timeouts = 0
+        names = [s.name or f"seat {s.index}" for s in self.seats]
+        started = GameStarted(
+            table=self.id, game=self.games_played, rules=rules_to_wire(self.options.rules), players=names
+        )
+        self._broadcast(started)
+        log.info("game_started", table=self.id, game=self.games_played, players=names)
+        self.on_change(self)
+        self._advance()
+
+    def act(self, peer: Peer, request: int, text: str) -> None:
+        """A seat's answer to its decision request: checked, applied, or refused with the request standing."""
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise TableError(Code.NOT_AT_TABLE, "you have no seat at this table")
+        pending = self.pending
+        game = self.game
+        if game is None or pending is None or pending.seat != seat.index:
+            raise TableError(Code.NOT_YOUR_TURN, "it is not your turn")
+        if request != pending.request:
+            raise TableError(Code.STALE_REQUEST, f"request {request} is not pending; answer request {pending.request}")
+        try:
+            action = parse_action(text)
+        except ValueError as exc:
+            raise TableError(Code.ILLEGAL_ACTION, str(exc)) from None
+        if not game.is_legal(action):
+            legal = ", ".join(str(a) for a in game.legal_actions())
+            raise TableError(Code.ILLEGAL_ACTION, f"{action} is not legal now; legal: {legal}")
+        seat.timeouts = 0
+        self._apply(action, seat.index)
+
+    def _apply(self, action: Action, seat: int) -> None:
+        assert self.game is not None
+        self._clear_pending()
+        try:
+            self.game.apply(action, seat)
+        except IllegalActionError:
+            log.exception("illegal_action_applied", table=self.id, seat=seat, action=str(action))
+            raise
+        self._advance()
+
+    def _clear_pending(self) -> None:
+        if self.pending is not None and self.pending.timer is not None:
+            self.pending.timer.cancel()
+        self.pending = None
+
+    def _advance(self) -> None:
+        """Send the new events, then ask the next seat to act (or finish the game)."""
+        game = self.game
+        assert game is not None
+        events = game.events
+        for event in events[self._sent :]:
+            self._send_event(event)
+        self._sent = len(events)
+        if game.is_over:
+            self.games_played += 1
+            log.info("game_over", table=self.id, outcome=str(game.outcome))
+            for seat in self.seats:
+                if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
+                    self._empty(seat)
+            self.on_change(self)
+            return
+        to_act = game.to_act
+        assert to_act is not None
+        self._requests += 1
+        seat = self.seats[to_act]
+        limit = self.options.clock.decision_seconds
+        loop = asyncio.get_running_loop()
+        pending = Pending(self._requests, to_act, None)
+        self.pending = pending
+        if seat.bot is not None:
+            self._think(seat, pending)
+            return
+        if limit is not None:
+            pending.deadline = loop.time() + limit
+            pending.timer = loop.call_at(pending.deadline, self._guard, self._timed_out, pending.request)
+        self._send_decide(seat, pending)
+
+    def _send_decide(self, seat: Seat, pending: Pending) -> None:
+        if seat.peer is None or self.game is None:
+            return
+        limit = self.options.clock.decision_seconds
+        remaining = None
+        if pending.deadline is not None:
+            remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
+        view = view_to_wire(self.game.view(seat.index))
+        clock = DecisionClock(limit_ms=None if limit is None else round(limit * 1000), remaining_ms=remaining)
+        seat.peer.send(Decide(table=self.id, request=pending.request, seat=seat.index, view=view, clock=clock))
+
+    def _think(self, seat: Seat, pending: Pending) -> None:
+        """A built-in bot decides in a worker thread; its answer is applied if still wanted."""
+        assert self.game is not None and seat.bot is not None
+        view = self.game.view(seat.index)
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(None, seat.bot.act, view)
+
+        def done(task: asyncio.Future[Action]) -> None:
+            if self.pending is not pending:
+                return
+            error = task.exception()
+            if error is not None:
+                log.error("bot_failed", table=self.id, seat=seat.index, error=repr(error))
+                self._guard(self._apply, self._fallback(), seat.index)
+            else:
+                action = task.result()
+                chosen = action if self.game is not None and self.game.is_legal(action) else self._fallback()
+                self._guard(self._apply, chosen, seat.index)
+
+        future.add_done_callback(done)
+
+    def _fallback(self) -> Action:
+        """The timeout policy: the legal action with the lowest code (spec.md, "Clocks")."""
+        assert self.game is not None
+        return self.game.legal_actions()[0]
+
+    def _timed_out(self, request: int) -> None:
+        pending = self.pending
+        if pending is None or pending.request != request or self.game is None:
+            return
+        seat = self.seats[pending.seat]
+        seat.timeouts += 1
+        seat.total_timeouts += 1
+        action = self._fallback()
+        log.info("timed_out", table=self.id, seat=seat.index, action=str(action), timeouts=seat.timeouts)
+        notice = EventMessage(
+            table=self.id, event=TimedOutEvent(seat=seat.index, action=str(action), timeouts=seat.timeouts)
+        )
+        self._broadcast(notice)
+        limit = self.options.clock.bot_after_timeouts
+        if limit is not None and seat.timeouts >= limit and seat.bot is None:
+            self._stand_in(seat, "timeouts", think=False)
+        self._apply(action, seat.index)
+
+    def _stand_in(self, seat: Seat, why: str, think: bool = True) -> None:
+        """A built-in bot plays the seat until its player comes back (or the game ends)."""
+        seat.bot = BUILTIN[STAND_IN](seed=secrets.randbits(32))
+        log.info("stand_in", table=self.id, seat=seat.index, why=why)
+        self.on_change(self)
+        pending = self.pending
+        if think and pending is not None and pending.seat == seat.index:
+            if pending.timer is not None:
+                pending.timer.cancel()
+            self._think(seat, pending)
+
+    # -- sending --------------------------------------------------------------------------------
+
+    def _recipients(self) -> list[tuple[Peer, int | None]]:
+        seated = [(s.peer, s.index) for s in self.seats if s.peer is not None]
+        return [*seated, *((p, None) for p in self.spectators)]
+
+    def _broadcast(self, message: ServerMessage) -> None:
+        line = encode(message)
+        for peer, _ in self._recipients():
+            peer.send_line(line)
+
+    def _send_event(self, event: Event) -> None:
+        recipients = [(p, s) for p, s in self._recipients() if p.events]
+        if not recipients:
+            return
+        if isinstance(event, HandDealt):
+            for peer, seat in recipients:
+                peer.send(EventMessage(table=self.id, event=event_to_wire(event, seat)))
+            return
+        line = encode(EventMessage(table=self.id, event=event_to_wire(event, None)))
+        for peer, _ in recipients:
+            peer.send_line(line)
+
+    def send_snapshot(self, peer: Peer, seat: int | None) -> None:
+        if self.game is not None:
+            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat))))
+
+    def send_error(self, peer: Peer, code: Code, message: str) -> None:
+        peer.send(Error(code=code, message=message))
+
+    # -- failure isolation ----------------------------------------------------------------------
+
+    def _guard(self, step: Callable[..., None], *args: object) -> None:
+        """Run a step of this table; a bug breaks this table only, never the server."""
+        try:
+            step(*args)
+        except Exception:
+            log.exception("table_failed", table=self.id)
+            self.fail()
+
+    def fail(self) -> None:
+        """Mark the table broken, tell everyone at it, stop its clock."""
+        self.broken = True
+        self._clear_pending()
+        self._broadcast(Error(code=Code.INTERNAL, message=f"table {self.id} failed and was stopped"))
+        self.on_change(self)

@@ -1,0 +1,260 @@
+"""Every error code, provoked over a real socket, answered as spec.md says."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from wire import RawClient, running_server
+
+from setback.protocol import Code
+
+
+async def greeted(port: int, name: str = "tester", **extra: Any) -> RawClient:
+    client = await RawClient.connect(port)
+    await client.hello(name, **extra)
+    return client
+
+
+async def error_for(client: RawClient, line: bytes) -> dict[str, Any]:
+    await client.send_raw(line)
+    return await client.expect("error")
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "path"),
+    [
+        (b"{not json\n", Code.MALFORMED, None),
+        (b"[1, 2]\n", Code.MALFORMED, "$"),
+        (b'"hello"\n', Code.MALFORMED, "$"),
+        (b"\xff\xfe\n", Code.MALFORMED, None),
+        (b'{"type": "teleport", "id": 7}\n', Code.UNKNOWN_TYPE, "$.type"),
+        (b'{"id": 8}\n', Code.UNKNOWN_TYPE, "$.type"),
+        (b'{"type": "act", "id": 9, "request": "three", "action": "pass"}\n', Code.INVALID_FIELD, "$.request"),
+        (b'{"type": "join", "id": 10}\n', Code.INVALID_FIELD, "$"),
+        (b'{"type": "create_table", "id": 11, "rules": {"players": "four"}}\n', Code.INVALID_FIELD, "$.rules.players"),
+    ],
+)
+async def test_bad_lines_get_typed_errors_and_the_connection_stays(line: bytes, code: Code, path: str | None) -> None:
+    async with running_server() as server:
+        client = await greeted(server.port)
+        error = await error_for(client, line)
+        assert error["code"] == code
+        assert error["fatal"] is False
+        if path is not None:
+            assert error["path"] == path
+        if b'"id"' in line and code != Code.MALFORMED:
+            assert error["id"] is not None
+        await client.send(type="ping", id="still-there", nonce=1)
+        assert (await client.expect("pong"))["id"] == "still-there"
+        await client.close()
+
+
+async def test_oversized_line_is_answered_and_closed() -> None:
+    async with running_server(max_line_bytes=1024) as server:
+        client = await greeted(server.port)
+        error = await error_for(client, b'{"type": "chat", "text": "' + b"x" * 5000 + b'"}\n')
+        assert error["code"] == Code.LINE_TOO_LONG and error["fatal"] is True
+        assert await client.closed()
+
+
+async def test_incompatible_version_is_refused_and_closed() -> None:
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", id=1, version="2.0", name="future")
+        error = await client.expect("error")
+        assert error["code"] == Code.VERSION_UNSUPPORTED and error["fatal"] and error["id"] == 1
+        assert await client.closed()
+
+
+async def test_a_newer_minor_version_is_welcomed_with_ours() -> None:
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", version="1.9", name="newer", extra_field_from_the_future=True)
+        welcome = await client.expect("welcome")
+        assert welcome["version"] == "1.0"
+        assert welcome["limits"]["max_line_bytes"] == server.config.max_line_bytes
+        await client.close()
+
+
+async def test_hello_required_before_anything_else() -> None:
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="list_tables", id=3)
+        error = await client.expect("error")
+        assert (error["code"], error["id"]) == (Code.HELLO_REQUIRED, 3)
+        await client.hello("late")
+        await client.send(type="hello", id=4, version="1.0", name="twice")
+        assert (await client.expect("error"))["code"] == Code.ALREADY_GREETED
+        await client.close()
+
+
+async def test_silent_connection_is_dropped_after_the_hello_timeout() -> None:
+    async with running_server(hello_timeout=0.5) as server:
+        client = await RawClient.connect(server.port)
+        error = await client.expect("error", timeout=5)
+        assert error["code"] == Code.HELLO_TIMEOUT and error["fatal"]
+        assert await client.closed()
+
+
+async def test_bad_password_is_refused() -> None:
+    async with running_server(password="club") as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", version="1.0", name="guest", password="guess")
+        assert (await client.expect("error"))["code"] == Code.BAD_PASSWORD
+        assert await client.closed()
+        member = await greeted(server.port, "member", password="club")
+        await member.close()
+
+
+async def test_wrong_token_cannot_take_a_seat() -> None:
+    async with running_server() as server:
+        owner = await greeted(server.port, "owner")
+        await owner.send(type="create_table", id=1, rules={"players": 2})
+        table = (await owner.expect("table", id=1))["table"]["table"]
+        await owner.send(type="join", id=2, table=table, seat=0)
+        await owner.expect("joined")
+        thief = await RawClient.connect(server.port)
+        await thief.send(type="hello", version="1.0", name="thief", token="not-the-token")
+        welcome = await thief.expect("welcome")
+        assert welcome["token"] != "not-the-token"
+        assert (await thief.expect("error"))["code"] == Code.BAD_TOKEN
+        await thief.send(type="join", id=3, table=table, seat=0)
+        assert (await thief.expect("error", id=3))["code"] == Code.SEAT_TAKEN
+        await owner.close()
+        await thief.close()
+
+
+async def test_table_and_seat_errors() -> None:
+    async with running_server() as server:
+        a = await greeted(server.port, "a")
+        b = await greeted(server.port, "b")
+        await a.send(type="join", id=1, table="t404")
+        assert (await a.expect("error", id=1))["code"] == Code.NO_SUCH_TABLE
+        await a.send(type="create_table", id=2, rules={"players": 5, "teams": 2})
+        assert (await a.expect("error", id=2))["code"] == Code.BAD_RULES
+        await a.send(type="create_table", id=3, rules={"players": 2}, bots=["grandmaster"])
+        assert (await a.expect("error", id=3))["code"] == Code.UNKNOWN_BOT
+        await a.send(type="create_table", id=4, rules={"players": 2})
+        table = (await a.expect("table", id=4))["table"]["table"]
+        await a.send(type="ready", id=5)
+        assert (await a.expect("error", id=5))["code"] == Code.NOT_AT_TABLE
+        await a.send(type="join", id=6, table=table, seat=0)
+        await a.expect("joined", id=6)
+        await a.send(type="join", id=7, table=table, seat=1)
+        assert (await a.expect("error", id=7))["code"] == Code.ALREADY_SEATED
+        await b.send(type="join", id=8, table=table, seat=5)
+        assert (await b.expect("error", id=8))["code"] == Code.INVALID_FIELD
+        await b.send(type="add_bot", id=9, table=table, bot="random")
+        await b.expect("ok", id=9)
+        await b.send(type="join", id=10, table=table)
+        assert (await b.expect("error", id=10))["code"] in {Code.TABLE_FULL, Code.GAME_IN_PROGRESS}
+        await a.close()
+        await b.close()
+
+
+async def start_duel(port: int, **table: Any) -> tuple[RawClient, RawClient, str]:
+    a = await greeted(port, "a")
+    b = await greeted(port, "b")
+    await a.send(type="create_table", id=1, rules={"players": 2}, seed=3, **table)
+    table_id = (await a.expect("table", id=1))["table"]["table"]
+    await a.send(type="join", id=2, table=table_id, seat=0, ready=True)
+    await a.expect("joined", id=2)
+    await b.send(type="join", id=2, table=table_id, seat=1, ready=True)
+    await b.expect("joined", id=2)
+    return a, b, table_id
+
+
+async def test_moves_out_of_turn_illegal_cards_bad_bids_and_stale_requests() -> None:
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port)
+        decide = None
+        clients = {0: a, 1: b}
+        for seat, client in clients.items():
+            try:
+                decide = await client.expect("decide", timeout=1)
+                to_act, waiting = seat, clients[1 - seat]
+                break
+            except TimeoutError:
+                continue
+        assert decide is not None
+        actor = clients[to_act]
+        await waiting.send(type="act", id=20, request=decide["request"], action="pass")
+        assert (await waiting.expect("error", id=20))["code"] == Code.NOT_YOUR_TURN
+        await actor.send(type="act", id=21, request=decide["request"], action="bid 9")
+        assert (await actor.expect("error", id=21))["code"] == Code.ILLEGAL_ACTION
+        await actor.send(type="act", id=22, request=decide["request"], action="play AS")
+        assert (await actor.expect("error", id=22))["code"] == Code.ILLEGAL_ACTION
+        await actor.send(type="act", id=23, request=decide["request"] + 5, action="pass")
+        assert (await actor.expect("error", id=23))["code"] == Code.STALE_REQUEST
+        # the request still stands: a legal answer is taken
+        await actor.send(type="act", id=24, request=decide["request"], action=decide["view"]["legal"][0])
+        event = await actor.expect("event")
+        assert event["event"]["kind"] in {"passed", "bid"}
+        await a.close()
+        await b.close()
+
+
+async def test_illegal_card_during_play() -> None:
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port)
+        clients = [a, b]
+        while True:
+            decides = await asyncio.gather(*(_next_decide(c) for c in clients))
+            seat, decide = next((s, d) for s, d in enumerate(decides) if d is not None)
+            view = decide["view"]
+            if view["phase"] == "playing" and view["trick"]:
+                legal = set(view["legal"])
+                wrong = [f"play {c}" for c in view["hand"] if f"play {c}" not in legal]
+                if wrong:
+                    await clients[seat].send(type="act", id=30, request=decide["request"], action=wrong[0])
+                    error = await clients[seat].expect("error", id=30)
+                    assert error["code"] == Code.ILLEGAL_ACTION and "not legal" in error["message"]
+                    break
+            await clients[seat].send(type="act", request=decide["request"], action=view["legal"][0])
+        await a.close()
+        await b.close()
+
+
+async def _next_decide(client: RawClient) -> dict[str, Any] | None:
+    try:
+        return await client.expect("decide", timeout=0.3)
+    except TimeoutError:
+        return None
+
+
+async def test_bots_may_be_barred_from_chat_during_a_hand() -> None:
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port)
+        await a.send(type="chat", id=40, text="good luck")
+        assert (await a.expect("error", id=40))["code"] == Code.CHAT_BARRED
+        await a.send(type="chat", id=41, text="")
+        assert (await a.expect("error", id=41))["code"] == Code.BAD_CHAT
+        await a.send(type="chat", id=42, scope="lobby", text="hello lobby")
+        chat = await b.expect("chat")
+        assert (chat["sender"], chat["text"], chat["scope"]) == ("a", "hello lobby", "lobby")
+        await a.close()
+        await b.close()
+
+
+async def test_server_full_refuses_more_connections() -> None:
+    async with running_server(max_connections=2) as server:
+        first = await greeted(server.port, "one")
+        second = await greeted(server.port, "two")
+        third = await RawClient.connect(server.port)
+        error = await third.expect("error")
+        assert error["code"] == Code.SERVER_FULL and error["fatal"]
+        assert await third.closed()
+        await first.close()
+        await second.close()
+
+
+async def test_message_flood_is_rate_limited_then_closed() -> None:
+    async with running_server(max_messages_per_second=50, message_burst=20, flood_close_after=200) as server:
+        client = await greeted(server.port, "flooder")
+        await client.send_raw(b'{"type": "ping"}\n' * 1000)
+        error = await client.expect("error")
+        assert error["code"] == Code.RATE_LIMITED and not error["fatal"]
+        assert await client.closed()
+        assert any(m.get("code") == Code.RATE_LIMITED and m.get("fatal") for m in client.received)

@@ -1,0 +1,200 @@
+"""Clocks, reconnection, stand-in bots, hostile neighbours and a clean stop, over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from test_server_errors import greeted, start_duel
+from wire import RawClient, play_until_over, running_server
+
+from setback.engine import Game, Rules, parse_action
+from setback.protocol import Code
+
+
+async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port, clock={"decision_seconds": 0.2, "bot_after_timeouts": None})
+        timed_out = await a.expect("event", timeout=5)
+        while timed_out["event"]["kind"] != "timed_out":
+            timed_out = await a.expect("event", timeout=5)
+        game = Game(Rules(players=2), 3)
+        assert timed_out["event"]["seat"] == game.to_act
+        assert timed_out["event"]["action"] == str(game.legal_actions()[0])
+        assert timed_out["event"]["timeouts"] == 1
+        seen_by_b = await b.expect("event", timeout=5, event=timed_out["event"])
+        assert seen_by_b["event"] == timed_out["event"]
+        await a.close()
+        await b.close()
+
+
+async def test_repeated_timeouts_hand_the_seat_to_a_bot_and_the_game_ends() -> None:
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port, clock={"decision_seconds": 0.05, "bot_after_timeouts": 2})
+        final = await play_until_over(b)  # a never answers
+        assert final["event"]["outcome"]["winner"] in {0, 1}
+        await b.send(type="list_tables", id=9)
+        tables = await b.expect("tables", id=9)
+        seat_a = next(t for t in tables["tables"] if t["table"] == table)["seats"][0]
+        assert seat_a["timeouts"] >= 2
+        await a.close()
+        await b.close()
+
+
+async def test_disconnect_mid_trick_and_reconnect_with_the_token() -> None:
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port)
+        token = next(m for m in a.received if m["type"] == "joined")["token"]
+        clients = [a, b]
+        actions: list[str] = []
+        # play until the first trick is half done
+        while True:
+            seat, decide = await _whose_decide(clients)
+            view = decide["view"]
+            if view["phase"] == "playing" and len(view["trick"]) == 1:
+                break
+            action = view["legal"][0]
+            actions.append(action)
+            await clients[seat].send(type="act", request=decide["request"], action=action)
+        # the seat to act drops, comes back with its token, and gets the snapshot and the same request
+        await clients[seat].close()
+        back = await RawClient.connect(server.port)
+        await back.send(type="hello", version="1.0", name="back", kind="bot", token=token if seat == 0 else
+                        next(m for m in b.received if m["type"] == "joined")["token"])
+        welcome = await back.expect("welcome")
+        assert welcome["token"] in {token, next(m for m in b.received if m["type"] == "joined")["token"]}
+        joined = await back.expect("joined")
+        assert (joined["table"], joined["seat"]) == (table, seat)
+        snapshot = await back.expect("snapshot")
+        assert snapshot["view"]["trick"] == view["trick"] and snapshot["view"]["hand"] == view["hand"]
+        again = await back.expect("decide")
+        assert again["request"] == decide["request"]
+        clients[seat] = back
+        await back.send(type="act", request=again["request"], action=again["view"]["legal"][0])
+        actions.append(again["view"]["legal"][0])
+        finals = await asyncio.gather(*(play_until_over(c) for c in clients))
+        # nothing of the game was lost: it is the game the engine plays with the same choices
+        game = Game(Rules(players=2), 3)
+        for text in actions:
+            game.apply(parse_action(text))
+        while not game.is_over:
+            game.apply(game.legal_actions()[0])
+        assert game.outcome is not None
+        assert finals[0]["event"]["outcome"]["scores"] == list(game.outcome.scores)
+        for client in clients:
+            await client.close()
+
+
+async def _whose_decide(clients: list[RawClient]) -> tuple[int, dict[str, Any]]:
+    while True:
+        for seat, client in enumerate(clients):
+            try:
+                return seat, await client.expect("decide", timeout=0.05)
+            except TimeoutError:
+                continue
+
+
+async def test_garbage_and_floods_do_not_disturb_another_table() -> None:
+    async with running_server() as server:
+        players = [await greeted(server.port, f"p{i}") for i in range(4)]
+        await players[0].send(type="create_table", id=1, rules={"players": 4}, seed=21)
+        table = (await players[0].expect("table", id=1))["table"]["table"]
+        for seat, client in enumerate(players):
+            await client.send(type="join", id=2, table=table, seat=seat, ready=True)
+            await client.expect("joined", id=2)
+
+        async def attack() -> None:
+            for round_ in range(30):
+                vandal = await RawClient.connect(server.port)
+                await vandal.send_raw(b"\x00\xff garbage {{{\n" + b'{"type":"act","request":1,"action":"x"}\n' * 50)
+                await vandal.send_raw(bytes(range(256)) * 4 + b"\n")
+                if round_ % 3 == 0:
+                    await vandal.send_raw(b"z" * 40_000 + b"\n")
+                await vandal.close()
+
+        finals, _ = await asyncio.gather(asyncio.gather(*(play_until_over(c) for c in players)), attack())
+        game = Game(Rules(players=4), 21)
+        while not game.is_over:
+            game.apply(game.legal_actions()[0])
+        assert game.outcome is not None
+        assert {json.dumps(f["event"]["outcome"]) for f in finals} == {
+            json.dumps({"winner": game.outcome.winner, "reason": game.outcome.reason.value,
+                        "hands_dealt": game.outcome.hands_dealt, "scores": list(game.outcome.scores)})
+        }
+        assert not any(m["type"] == "error" for c in players for m in c.received)
+        for client in players:
+            await client.close()
+
+
+async def test_a_table_failure_stops_only_that_table() -> None:
+    async with running_server() as server:
+        a, b, broken_id = await start_duel(server.port)
+        c, d, healthy_id = await start_duel(server.port)
+        broken = server.lobby.tables[broken_id]
+
+        def explode() -> None:
+            raise RuntimeError("a bug in one table")
+
+        broken._guard(explode)
+        error = await a.expect("error")
+        assert error["code"] == Code.INTERNAL
+        assert broken.status == "broken"
+        finals = await asyncio.gather(play_until_over(c), play_until_over(d))
+        assert finals[0]["event"]["outcome"] == finals[1]["event"]["outcome"]
+        assert server.lobby.tables[healthy_id].status == "finished"
+        for client in (a, b, c, d):
+            await client.close()
+
+
+async def test_idle_connection_is_dropped_after_heartbeats() -> None:
+    async with running_server(heartbeat=0.3, idle_timeout=1.0) as server:
+        client = await greeted(server.port, "sleepy")
+        ping = await client.expect("ping", timeout=5)
+        assert "nonce" in ping
+        error = await client.expect("error", timeout=5)
+        assert error["code"] == Code.IDLE_TIMEOUT and error["fatal"]
+        assert await client.closed()
+
+
+async def test_answering_pings_keeps_a_connection_alive() -> None:
+    async with running_server(heartbeat=0.2, idle_timeout=0.8) as server:
+        client = await greeted(server.port, "awake")
+        for _ in range(6):
+            ping = await client.expect("ping", timeout=5)
+            await client.send(type="pong", nonce=ping["nonce"])
+        await client.send(type="ping", id="alive")
+        assert (await client.expect("pong", id="alive"))["id"] == "alive"
+        await client.close()
+
+
+async def test_stop_says_goodbye_to_every_client() -> None:
+    async with running_server() as server:
+        client = await greeted(server.port, "leaving")
+        await server.stop()
+        goodbye = await client.expect("goodbye")
+        assert "shutting down" in goodbye["reason"]
+        assert await client.closed()
+
+
+async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
+    async with running_server(max_write_buffer=64 * 1024) as server:
+        slow = await greeted(server.port, "slow")
+        for i in range(40):
+            await slow.send(type="create_table", id=i, name=f"table {i}")
+            await slow.expect("table", id=i)
+        slow.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        with contextlib.suppress(ConnectionError):  # the server resets the slow connection
+            for i in range(3000):  # each reply lists 40 tables; nobody reads them
+                await slow.send(type="list_tables", id=i)
+                if not any(c.name == "slow" for c in server.connections):
+                    break
+                await asyncio.sleep(0)
+        await asyncio.sleep(0.2)
+        assert not any(c.name == "slow" for c in server.connections)
+        other = await greeted(server.port, "other")
+        await other.send(type="list_tables", id=1)
+        await other.expect("tables", id=1)
+        await other.close()
+        await slow.close()
