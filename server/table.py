@@ -204,6 +204,10 @@ class Table:
         if seat is None:
             raise TableError(Code.NOT_AT_TABLE, "only a seated player can be ready")
         seat.ready = ready
+        if ready and self.playing and seat.bot is not None:
+            seat.bot = None
+            seat.timeouts = 0
+            log.info("seat_taken_back", table=self.id, seat=seat.index)
         self.on_change(self)
 
     def leave(self, peer: Peer) -> None:

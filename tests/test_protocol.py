@@ -1,0 +1,87 @@
+"""The wire types: the checked-in schema matches the code, the codec's errors, the framing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from setback.engine import Game, Rules
+from setback.protocol import Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
+from setback.protocol.convert import event_to_wire, view_to_wire
+from setback.protocol.messages import Act, Decide, DecisionClock, EventMessage, Hello, WireRules
+from setback.protocol.schema import schema_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_checked_in_schema_matches_the_code() -> None:
+    """protocol/schema.json is what `setback schema` prints (regenerate it when this fails)."""
+    assert (ROOT / "protocol" / "schema.json").read_text() == schema_text()
+
+
+def test_schema_names_every_message_type() -> None:
+    schema = json.loads(schema_text())
+    for union in ("clientMessage", "serverMessage"):
+        mapping = schema["$defs"][union]["discriminator"]["mapping"]
+        assert mapping, union
+    client = set(schema["$defs"]["clientMessage"]["discriminator"]["mapping"])
+    assert {"hello", "act", "create_table", "join", "chat", "ping", "pong"} <= client
+
+
+def test_messages_round_trip() -> None:
+    hello = Hello(version="1.0", name="ann", kind="bot", id=4)
+    assert decode_client(encode(hello)) == hello
+    act = Act(request=3, action="play 10H")
+    assert decode_client(encode(act)) == act
+
+
+def test_views_and_events_on_the_wire_decode_as_server_messages() -> None:
+    game = Game(Rules(players=3, teams=None), 8)
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        view = view_to_wire(game.view(seat))
+        line = encode(Decide(table="t1", request=1, seat=seat, view=view, clock=DecisionClock(limit_ms=None,
+                                                                                               remaining_ms=None)))
+        assert decode_server(line) == decode_server(line)
+        for event in game.apply(game.legal_actions()[-1]):
+            for viewer in (None, 0, 1, 2):
+                decode_server(encode(EventMessage(table="t1", event=event_to_wire(event, viewer))))
+
+
+def test_wire_rules_reject_unknown_options() -> None:
+    with pytest.raises(ProtocolError) as error:
+        decode_client(b'{"type":"create_table","rules":{"players":4,"jokers":true}}')
+    assert error.value.code == Code.INVALID_FIELD
+    assert WireRules().players == 4
+
+
+def test_line_buffer_splits_and_bounds() -> None:
+    buffer = LineBuffer(limit=10)
+    assert buffer.feed(b"abc\nde") == ([b"abc"], False)
+    assert buffer.feed(b"f\n") == ([b"def"], False)
+    lines, overlong = buffer.feed(b"0123456789abc\nok\n")
+    assert overlong and lines == [b"ok"]
+    lines, overlong = buffer.feed(b"x" * 30)
+    assert overlong and lines == []
+    assert buffer.feed(b"still the long line\nnext\n") == ([b"next"], False)
+
+
+@given(chunks=st.lists(st.binary(max_size=40), max_size=30), limit=st.integers(2, 64))
+def test_line_buffer_never_returns_a_line_over_its_limit(chunks: list[bytes], limit: int) -> None:
+    buffer = LineBuffer(limit=limit)
+    for chunk in chunks:
+        lines, _ = buffer.feed(chunk)
+        assert all(len(line) + 1 <= limit and b"\n" not in line for line in lines)
+
+
+@given(st.binary(max_size=300))
+def test_decoding_any_bytes_gives_a_message_or_a_protocol_error(data: bytes) -> None:
+    try:
+        decode_client(data)
+    except ProtocolError as error:
+        assert error.code in {Code.MALFORMED, Code.UNKNOWN_TYPE, Code.INVALID_FIELD}
