@@ -1,0 +1,167 @@
+"""An asyncio connection to a Setback server, for clients and bots written in Python.
+
+:class:`ServerLink` says hello, sends typed messages, hands back typed ones (answering
+the server's pings by itself), and reconnects with the seat token after a drop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import ssl
+from dataclasses import dataclass
+from typing import Literal
+
+import structlog
+
+from setback.protocol import DEFAULT_PORT, MAX_SERVER_LINE_BYTES, PROTOCOL_VERSION, decode_server, encode
+from setback.protocol.messages import (
+    ClientMessage,
+    Error,
+    Goodbye,
+    Hello,
+    Joined,
+    Pong,
+    ServerMessage,
+    ServerPing,
+    Welcome,
+)
+
+log = structlog.get_logger("setback.link")
+
+
+class LinkClosedError(ConnectionError):
+    """The server closed the connection (``goodbye`` says why, when it said)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class RefusedError(ConnectionError):
+    """The server refused the hello with a fatal error."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Address:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+
+    @classmethod
+    def parse(cls, text: str) -> Address:
+        """``host``, ``host:port`` or ``[v6]:port``."""
+        if text.startswith("["):
+            host, _, rest = text[1:].partition("]")
+            return cls(host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT)
+        host, sep, port = text.rpartition(":")
+        if sep and host and port.isdigit():
+            return cls(host, int(port))
+        return cls(text, DEFAULT_PORT)
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+class ServerLink:
+    """One connection; :meth:`connect` again after a drop to take the seat back."""
+
+    def __init__(
+        self,
+        address: Address,
+        name: str,
+        kind: Literal["human", "bot"] = "human",
+        password: str | None = None,
+        events: bool = True,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self.address = address
+        self.name = name
+        self.kind = kind
+        self.password = password
+        self.events = events
+        self.tls = tls
+        self.token: str | None = None
+        self.welcome: Welcome | None = None
+        self.table: str | None = None
+        self.seat: int | None = None
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._ids = itertools.count(1)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    async def connect(self) -> Welcome:
+        """Open the connection and say hello (with the token, if this link had a seat)."""
+        await self.close()
+        self._reader, self._writer = await asyncio.open_connection(
+            self.address.host, self.address.port, ssl=self.tls, limit=MAX_SERVER_LINE_BYTES
+        )
+        hello = Hello(
+            version=PROTOCOL_VERSION, name=self.name, kind=self.kind, token=self.token,
+            password=self.password, events=self.events,
+        )
+        await self.send(hello)
+        while True:
+            message = await self.receive()
+            if isinstance(message, Welcome):
+                self.welcome = message
+                self.token = message.token
+                return message
+            if isinstance(message, Error) and message.fatal:
+                raise RefusedError(message)
+
+    async def reconnect(self, attempts: int = 30, delay: float = 0.5, max_delay: float = 5.0) -> Welcome:
+        """Connect again, backing off between attempts; raises the last error after ``attempts``."""
+        for attempt in itertools.count(1):
+            try:
+                return await self.connect()
+            except (OSError, LinkClosedError) as exc:
+                if attempt >= attempts:
+                    raise
+                log.info("reconnecting", address=str(self.address), attempt=attempt, error=str(exc))
+                await asyncio.sleep(min(max_delay, delay * 2 ** (attempt - 1)))
+        raise AssertionError("unreachable")
+
+    async def send(self, message: ClientMessage) -> None:
+        writer = self._writer
+        if writer is None:
+            raise LinkClosedError("not connected")
+        writer.write(encode(message))
+        await writer.drain()
+
+    async def receive(self) -> ServerMessage:
+        """The next message for the caller; pings are answered here and not returned."""
+        reader = self._reader
+        if reader is None:
+            raise LinkClosedError("not connected")
+        while True:
+            try:
+                line = await reader.readline()
+            except (ConnectionError, asyncio.LimitOverrunError, ValueError) as exc:
+                raise LinkClosedError(str(exc)) from exc
+            if not line:
+                raise LinkClosedError("the server closed the connection")
+            message = decode_server(line)
+            if isinstance(message, ServerPing):
+                await self.send(Pong(nonce=message.nonce))
+                continue
+            if isinstance(message, Joined):
+                self.table, self.seat, self.token = message.table, message.seat, message.token
+            if isinstance(message, Goodbye):
+                await self.close()
+                raise LinkClosedError(message.reason)
+            return message
+
+    async def close(self) -> None:
+        writer = self._writer
+        self._reader = self._writer = None
+        if writer is not None:
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
