@@ -81,8 +81,14 @@ def action_of(code: int) -> Action:
     return ACTIONS[code]
 
 
+_BY_TEXT: Final = {str(action): action for action in ACTIONS}
+
+
 def parse_action(text: str) -> Action:
     """Read ``pass``, ``bid 2`` or ``play 10H`` (case-insensitive); ValueError otherwise."""
+    exact = _BY_TEXT.get(text)
+    if exact is not None:
+        return exact
     words = text.split()
     verb = words[0].lower() if words else ""
     if verb == "pass" and len(words) == 1:

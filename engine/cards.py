@@ -111,14 +111,19 @@ CARDS: Final = _CARDS
 """All 52 cards in index order."""
 
 
+def _suit_cards(suit: int) -> tuple[tuple[Card, ...], ...]:
+    return tuple(
+        tuple(_CARDS[13 * suit + i] for i in range(13) if bits >> i & 1) for bits in range(1 << 13)
+    )
+
+
+_BY_SUIT_BITS: Final = tuple(_suit_cards(suit) for suit in range(4))
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards whose bits are set in ``mask``, in index order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    clubs, diamonds, hearts, spades = _BY_SUIT_BITS
+    return clubs[mask & 0x1FFF] + diamonds[mask >> 13 & 0x1FFF] + hearts[mask >> 26 & 0x1FFF] + spades[mask >> 39]
 
 
 def mask_of(cards: tuple[int, ...] | list[int]) -> int:

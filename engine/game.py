@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from setback.engine.actions import ACTIONS, Action
-from setback.engine.cards import Card, Suit, cards_of, mask_of
+from setback.engine.cards import CARDS, Card, Suit, cards_of, mask_of
 from setback.engine.events import (
     BidMade,
     Draw,
@@ -103,7 +103,8 @@ class Game:
             masks = [mask_of(cards) for cards in setup.hands]
             self._state = GameState.from_deal(self.rules, masks, setup.dealer, seed, setup.scores, self._log)
         self._actions: list[Action] = []
-        self._hand_start = 0
+        self._bids: list[Passed | BidMade] = []
+        self._tricks: list[TrickWon] = []
         self._last_result: HandResult | None = None
         self._note(0)
 
@@ -186,11 +187,24 @@ class Game:
         self._note(start)
         return self._log[start:]
 
+    def events_since(self, index: int) -> list[Event]:
+        """The events from ``index`` on (cheaper than slicing :attr:`events`)."""
+        return self._log[index:]
+
+    @property
+    def event_count(self) -> int:
+        return len(self._log)
+
     def _note(self, start: int) -> None:
-        for index in range(start, len(self._log)):
-            event = self._log[index]
-            if isinstance(event, HandDealt):
-                self._hand_start = index
+        """Keep the current hand's bids and tricks, and the last result, for views."""
+        for event in self._log[start:]:
+            if isinstance(event, Passed | BidMade):
+                self._bids.append(event)
+            elif isinstance(event, TrickWon):
+                self._tricks.append(event)
+            elif isinstance(event, HandDealt):
+                self._bids = []
+                self._tricks = []
             elif isinstance(event, HandScored):
                 self._last_result = event.result
 
@@ -199,16 +213,13 @@ class Game:
         state = self._state
         if seat is not None and not 0 <= seat < state.players:
             raise ValueError(f"no seat {seat} at a table of {state.players}")
-        this_hand = self._log[self._hand_start :]
-        bids = tuple(e for e in this_hand if isinstance(e, Passed | BidMade))
-        tricks = tuple(e for e in this_hand if isinstance(e, TrickWon))
+        bids = tuple(self._bids)
+        tricks = tuple(self._tricks)
         bidding_over = state.phase is not Phase.BIDDING and bool(bids)
         over = state.phase is Phase.GAME_OVER
         to_act = None if over else state.to_act
         leader = state.leader if state.trick else 0
-        trick = tuple(
-            Draw((leader + i) % state.players, Card(c)) for i, c in enumerate(state.trick)
-        )
+        trick = tuple(Draw((leader + i) % state.players, CARDS[c]) for i, c in enumerate(state.trick))
         return View(
             seat=seat,
             rules=self.rules,

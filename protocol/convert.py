@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from setback.engine import (
+    ACTIONS,
+    CARDS,
     BidMade,
     CardPlayed,
     CardsDrawn,
@@ -44,6 +46,10 @@ from setback.protocol.messages import (
     WireView,
 )
 
+CARD_TEXT = tuple(str(card) for card in CARDS)
+"""Each card's text form, by index: the wire's hot path avoids ``str(card)``."""
+ACTION_TEXT = tuple(str(action) for action in ACTIONS)
+
 
 def rules_to_wire(rules: Rules) -> WireRules:
     return WireRules(
@@ -77,8 +83,51 @@ def outcome_to_wire(o: Outcome) -> WireOutcome:
     )
 
 
-def view_to_wire(view: View) -> WireView:
-    """A view on the wire; it holds exactly what the engine's view holds."""
+class PublicWire:
+    """The wire forms of a game's public history (this hand's bids and tricks, the last
+    result), converted once per event instead of once per view. Feed it every event."""
+
+    __slots__ = ("bids", "last_result", "tricks")
+
+    def __init__(self) -> None:
+        self.bids: list[WireBid] = []
+        self.tricks: list[WireTrick] = []
+        self.last_result: WireHandResult | None = None
+
+    def note(self, event: Event) -> None:
+        match event:
+            case Passed(seat=seat):
+                self.bids.append(WireBid(seat, None))
+            case BidMade(seat=seat, amount=amount):
+                self.bids.append(WireBid(seat, amount))
+            case TrickWon(trick_number=number, winner=winner, plays=plays):
+                self.tricks.append(WireTrick(number, plays[0].seat, [CARD_TEXT[p.card] for p in plays], winner))
+            case HandDealt():
+                self.bids = []
+                self.tricks = []
+            case HandScored(result=result):
+                self.last_result = result_to_wire(result)
+            case _:
+                pass
+
+
+def view_to_wire(view: View, public: PublicWire | None = None) -> WireView:
+    """A view on the wire; it holds exactly what the engine's view holds.
+
+    ``public``, fed with every event of the view's game, saves converting the public
+    history again for every view; the result is the same.
+    """
+    if public is not None:
+        bids = list(public.bids)
+        tricks = list(public.tricks)
+        last_result = public.last_result
+    else:
+        bids = [WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids]
+        tricks = [
+            WireTrick(t.trick_number, t.plays[0].seat, [CARD_TEXT[p.card] for p in t.plays], t.winner)
+            for t in view.tricks
+        ]
+        last_result = result_to_wire(view.last_result) if view.last_result else None
     return WireView(
         seat=view.seat,
         rules=rules_to_wire(view.rules),
@@ -86,20 +135,17 @@ def view_to_wire(view: View) -> WireView:
         hand_number=view.hand_number,
         dealer=view.dealer,
         to_act=view.to_act,
-        hand=[str(c) for c in view.hand],
+        hand=[CARD_TEXT[c] for c in view.hand],
         hand_sizes=list(view.hand_sizes),
-        bids=[WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids],
+        bids=bids,
         pitcher=view.pitcher,
         bid=view.bid,
         trump=view.trump.letter if view.trump is not None else None,
-        trick=[SeatCard(d.seat, str(d.card)) for d in view.trick],
-        tricks=[
-            WireTrick(t.trick_number, t.plays[0].seat, [str(p.card) for p in t.plays], t.winner)
-            for t in view.tricks
-        ],
+        trick=[SeatCard(d.seat, CARD_TEXT[d.card]) for d in view.trick],
+        tricks=tricks,
         scores=list(view.scores),
-        last_result=result_to_wire(view.last_result) if view.last_result else None,
-        legal=[str(a) for a in view.legal],
+        last_result=last_result,
+        legal=[ACTION_TEXT[a.code] for a in view.legal],
         outcome=outcome_to_wire(view.outcome) if view.outcome else None,
     )
 

@@ -384,6 +384,14 @@ class GameStarted(ServerBase, tag="game_started", kw_only=True):
     players: list[str]
 
 
+class GameOver(ServerBase, tag="game_over", kw_only=True):
+    """Sent to every seat and spectator, events or not: send ``ready`` to play again."""
+
+    table: str
+    game: int
+    outcome: WireOutcome
+
+
 class EventMessage(ServerBase, tag="event", kw_only=True):
     table: str
     event: WireEvent
@@ -434,6 +442,7 @@ ServerMessage = (
     | Spectating
     | Left
     | GameStarted
+    | GameOver
     | EventMessage
     | Decide
     | Snapshot

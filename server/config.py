@@ -18,9 +18,9 @@ class ServerConfig:
     password: str | None = None
     max_connections: int = 4096
     max_line_bytes: int = MAX_LINE_BYTES
-    max_messages_per_second: float = 2000.0
-    message_burst: int = 4000
-    flood_close_after: int = 20000
+    max_messages_per_second: float = 200.0
+    message_burst: int = 400
+    flood_close_after: int = 5000
     """Messages dropped by the rate limit, in one flood, before the connection is closed."""
     hello_timeout: float = 10.0
     idle_timeout: float = 60.0

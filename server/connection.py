@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import structlog
 
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
-from setback.protocol.messages import Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
+from setback.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
 
 if TYPE_CHECKING:
     from setback.server.app import Server
@@ -45,8 +45,7 @@ class Connection(asyncio.Protocol):
     # -- asyncio.Protocol ---------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not subclasses
         peer = transport.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         if not self.server.admit(self):
@@ -75,20 +74,26 @@ class Connection(asyncio.Protocol):
     # -- one line -------------------------------------------------------------------------------
 
     def _line(self, line: bytes) -> None:
-        if not self._within_rate():
-            return
+        """One line. Every message counts against the rate limit except an ``act`` the
+        table accepts: the game itself paces those, and a fast bot table must not stall."""
         if not line.strip():
             return
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+            if self._within_rate():
+                self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
             return
         if not self.greeted:
-            self._before_hello(message)
+            if self._within_rate():
+                self._before_hello(message)
+            return
+        if not isinstance(message, Act) and not self._within_rate():
             return
         try:
-            self.server.lobby.handle(self, message)
+            refused = self.server.lobby.handle(self, message)
+            if refused and isinstance(message, Act):
+                self._within_rate()
         except Exception:
             log.exception("request_failed", peer=self.address, type=type(message).__name__)
             failed = "the server failed on this request; it is logged"

@@ -120,15 +120,19 @@ class Lobby:
 
     # -- requests ---------------------------------------------------------------------------------
 
-    def handle(self, peer: Peer, message: ClientMessage) -> None:
-        """Carry out one request from a greeted peer; refusals become typed errors."""
+    def handle(self, peer: Peer, message: ClientMessage) -> bool:
+        """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
             self._dispatch(peer, message)
         except TableError as exc:
             peer.send(Error(id=message.id, code=exc.code, message=exc.message))
+            return True
+        return False
 
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
+            case Act(request=request, action=action):  # first: the hot path
+                self._table_of(peer).act(peer, request, action)
             case ListTables():
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
             case CreateTable():
@@ -164,8 +168,6 @@ class Lobby:
                 table.set_ready(peer, ready)
                 peer.send(Ok(id=message.id))
                 table.start_if_ready()
-            case Act(request=request, action=action):
-                self._table_of(peer).act(peer, request, action)
             case SendChat(text=text, scope=scope):
                 self._chat(peer, message.id, text, scope)
             case Ping(nonce=nonce):

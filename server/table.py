@@ -19,15 +19,16 @@ from typing import Literal
 import structlog
 
 from setback.bots import BUILTIN, Bot
-from setback.engine import Action, Event, Game, HandDealt, IllegalActionError, Rules, parse_action
+from setback.engine import Action, Event, Game, HandDealt, Rules, parse_action
 from setback.protocol import Code, encode
-from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
+from setback.protocol.convert import PublicWire, event_to_wire, outcome_to_wire, rules_to_wire, view_to_wire
 from setback.protocol.messages import (
     Clock,
     Decide,
     DecisionClock,
     Error,
     EventMessage,
+    GameOver,
     GameStarted,
     SeatInfo,
     ServerMessage,
@@ -119,6 +120,7 @@ class Table:
     pending: Pending | None = None
     _requests: int = 0
     _sent: int = 0
+    _public: PublicWire = field(default_factory=PublicWire)
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(self.options.rules.players)]
@@ -298,6 +300,7 @@ class Table:
         seed = secrets.randbits(63) if self.options.seed is None else self.options.seed + self.games_played
         self.game = Game(self.options.rules, seed)
         self._sent = 0
+        self._public = PublicWire()
         for seat in self.seats:
             if seat.kind != "builtin":
                 seat.ready = False
@@ -325,22 +328,18 @@ class Table:
             raise TableError(Code.STALE_REQUEST, f"request {request} is not pending; answer request {pending.request}")
         try:
             action = parse_action(text)
-        except ValueError as exc:
+            game.apply(action, seat.index)
+        except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise TableError(Code.ILLEGAL_ACTION, str(exc)) from None
-        if not game.is_legal(action):
-            legal = ", ".join(str(a) for a in game.legal_actions())
-            raise TableError(Code.ILLEGAL_ACTION, f"{action} is not legal now; legal: {legal}")
         seat.timeouts = 0
-        self._apply(action, seat.index)
+        self._clear_pending()
+        self._advance()
 
     def _apply(self, action: Action, seat: int) -> None:
+        """Apply an action the server chose (timeout policy, built-in bot): it must be legal."""
         assert self.game is not None
         self._clear_pending()
-        try:
-            self.game.apply(action, seat)
-        except IllegalActionError:
-            log.exception("illegal_action_applied", table=self.id, seat=seat, action=str(action))
-            raise
+        self.game.apply(action, seat)
         self._advance()
 
     def _clear_pending(self) -> None:
@@ -352,11 +351,15 @@ class Table:
         """Send the new events, then ask the next seat to act (or finish the game)."""
         game = self.game
         assert game is not None
-        events = game.events
-        for event in events[self._sent :]:
-            self._send_event(event)
-        self._sent = len(events)
+        listeners = [(p, s) for p, s in self._recipients() if p.events]
+        for event in game.events_since(self._sent):
+            self._public.note(event)
+            if listeners:
+                self._send_event(event, listeners)
+        self._sent = game.event_count
         if game.is_over:
+            assert game.outcome is not None
+            self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
             self.games_played += 1
             log.info("game_over", table=self.id, outcome=str(game.outcome))
             for seat in self.seats:
@@ -387,7 +390,7 @@ class Table:
         remaining = None
         if pending.deadline is not None:
             remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
-        view = view_to_wire(self.game.view(seat.index))
+        view = view_to_wire(self.game.view(seat.index), self._public)
         clock = DecisionClock(limit_ms=None if limit is None else round(limit * 1000), remaining_ms=remaining)
         seat.peer.send(Decide(table=self.id, request=pending.request, seat=seat.index, view=view, clock=clock))
 
@@ -457,10 +460,8 @@ class Table:
         for peer, _ in self._recipients():
             peer.send_line(line)
 
-    def _send_event(self, event: Event) -> None:
-        recipients = [(p, s) for p, s in self._recipients() if p.events]
-        if not recipients:
-            return
+    def _send_event(self, event: Event, recipients: list[tuple[Peer, int | None]]) -> None:
+        """One event to each recipient as its seat may see it (only a deal differs by seat)."""
         if isinstance(event, HandDealt):
             for peer, seat in recipients:
                 peer.send(EventMessage(table=self.id, event=event_to_wire(event, seat)))
@@ -471,7 +472,7 @@ class Table:
 
     def send_snapshot(self, peer: Peer, seat: int | None) -> None:
         if self.game is not None:
-            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat))))
+            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat), self._public)))
 
     def send_error(self, peer: Peer, code: Code, message: str) -> None:
         peer.send(Error(code=code, message=message))

@@ -119,8 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")
 
-    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine)")
-    bench.add_argument("name", choices=["engine"], help="which benchmark")
+    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
+    bench.add_argument("name", choices=["engine", "server"], help="which benchmark")
     bench.add_argument("rest", nargs=argparse.REMAINDER, help="the benchmark's options (--seconds, --json)")
     return parser
 

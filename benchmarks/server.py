@@ -1,0 +1,316 @@
+"""Server throughput and latency at K tables, against a bare msgspec JSON-lines echo server.
+
+One process runs the server under test (``setback serve``'s :class:`Server`, or the echo
+baseline); this process drives K tables of four minimal protocol bots over loopback.
+A minimal bot says hello with ``events: false``, answers every ``decide`` with its
+first legal action, and sends ``ready`` on ``game_over``. For the echo baseline the same
+harness passes one message around each table's four connections, so both runs keep K
+decisions in flight on 4K connections. Figures: decisions per second, p50/p99 decision
+round trip (from a bot's ``act`` to the next ``decide`` at its table; for the echo, from
+send to echo), protocol errors, and the server's resident memory per connected bot.
+
+Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
+[--hold 500] [--seconds 5] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from setback.protocol import MAX_SERVER_LINE_BYTES
+
+HELLO = b'{"type":"hello","version":"1.0","name":"bench","kind":"bot","events":false}\n'
+
+
+class _MiniView(msgspec.Struct):
+    legal: list[str]
+
+
+class _MiniDecide(msgspec.Struct):
+    type: str
+    request: int = 0
+    view: _MiniView | None = None
+    table: Any = None
+
+
+_mini = msgspec.json.Decoder(_MiniDecide)
+_TASKS: list[asyncio.Task[None]] = []
+"""The harness's bot tasks, kept referenced until each run ends."""
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass
+class Tally:
+    decisions: int = 0
+    errors: int = 0
+    rtts: list[float] = field(default_factory=list)
+    counting: bool = False
+
+
+# -- the servers under test -------------------------------------------------------------
+
+
+def _serve(kind: str) -> None:
+    """Child process: run the server (or the echo) on a free loopback port, print the port."""
+    from setback import logs
+    from setback.server.app import Server
+    from setback.server.config import ServerConfig
+
+    logs.configure(level=logging.WARNING)
+
+    async def main() -> None:
+        if kind == "setback":
+            server = Server(ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600))
+            await server.start()
+            port = server.port
+        else:
+            listener = await asyncio.start_server(_echo, "127.0.0.1", 0, limit=MAX_SERVER_LINE_BYTES)
+            port = listener.sockets[0].getsockname()[1]
+        print(port, flush=True)
+        await asyncio.Event().wait()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        _run(main())
+
+
+_any_decoder = msgspec.json.Decoder()
+
+
+async def _echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """The baseline: decode each line with msgspec and send it back encoded."""
+    with contextlib.suppress(ConnectionError):
+        while line := await reader.readline():
+            writer.write(_encoder.encode(_any_decoder.decode(line)) + b"\n")
+            await writer.drain()
+
+
+def _run(coro: Any) -> None:
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
+
+
+class ServerProcess:
+    def __init__(self, kind: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "setback.benchmarks.server", "--serve", kind],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )
+        assert self.process.stdout is not None
+        self.port = int(self.process.stdout.readline())
+
+    def rss_kb(self) -> int:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+# -- the harness -----------------------------------------------------------------------------
+
+
+async def _setback_table(port: int, index: int, tally: Tally, started: asyncio.Event) -> list[asyncio.StreamWriter]:
+    conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
+    for _, writer in conns:
+        writer.write(HELLO)
+    for reader, _ in conns:
+        await reader.readline()
+    first_reader, first_writer = conns[0]
+    first_writer.write(b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}\n' % index)
+    while not (reply := json.loads(await first_reader.readline())).get("id"):
+        pass  # lobby updates about other tables come first
+    table = reply["table"]["table"]
+    last_act = [0.0]
+    for seat, (_, writer) in enumerate(conns):
+        writer.write(b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}\n' % (table.encode(), seat))
+    _TASKS.extend(asyncio.create_task(_setback_bot(r, w, tally, last_act, started)) for r, w in conns)
+    return [w for _, w in conns]
+
+
+async def _setback_bot(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, tally: Tally, last_act: list[float],
+    started: asyncio.Event,
+) -> None:
+    await started.wait()
+    with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
+        while line := await reader.readline():
+            if line.startswith(b'{"type":"decide"'):
+                now = time.perf_counter()
+                decide = _mini.decode(line)
+                assert decide.view is not None
+                if tally.counting and last_act[0]:
+                    tally.rtts.append(now - last_act[0])
+                    tally.decisions += 1
+                last_act[0] = time.perf_counter()
+                writer.write(b'{"type":"act","request":%d,"action":"%s"}\n' % (
+                    decide.request, decide.view.legal[0].encode()))
+            elif line.startswith(b'{"type":"game_over"'):
+                writer.write(b'{"type":"ready"}\n')
+            elif line.startswith(b'{"type":"error"'):
+                tally.errors += 1
+                if tally.errors < 5:
+                    print(line, file=sys.stderr)
+
+
+async def _echo_table(port: int, index: int, tally: Tally, started: asyncio.Event) -> list[asyncio.StreamWriter]:
+    conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
+
+    async def relay() -> None:
+        await started.wait()
+        seat = 0
+        with contextlib.suppress(ConnectionError):
+            while True:
+                reader, writer = conns[seat]
+                sent = time.perf_counter()
+                writer.write(b'{"type":"act","request":%d,"action":"play 10H"}\n' % index)
+                line = await reader.readline()
+                if not line:
+                    return
+                decide = _mini.decode(line)
+                if tally.counting:
+                    tally.rtts.append(time.perf_counter() - sent)
+                    tally.decisions += 1
+                if decide.type == "error":
+                    tally.errors += 1
+                seat = (seat + 1) % 4
+
+    _TASKS.append(asyncio.create_task(relay()))
+    return [w for _, w in conns]
+
+
+async def _drive(kind: str, port: int, tables: int, seconds: float) -> Tally:
+    tally = Tally()
+    started = asyncio.Event()
+    make = _setback_table if kind == "setback" else _echo_table
+    writers: list[asyncio.StreamWriter] = []
+    for start in range(0, tables, 50):
+        batch = await asyncio.gather(*(make(port, i, tally, started) for i in range(start, min(tables, start + 50))))
+        writers.extend(w for ws in batch for w in ws)
+    started.set()
+    await asyncio.sleep(min(1.0, seconds / 4))  # warm up
+    tally.counting = True
+    began = time.perf_counter()
+    await asyncio.sleep(seconds)
+    tally.counting = False
+    elapsed = time.perf_counter() - began
+    tally.rtts = tally.rtts or [0.0]
+    tally.decisions = round(tally.decisions / elapsed)
+    for writer in writers:
+        writer.close()
+    for task in _TASKS:
+        task.cancel()
+    await asyncio.gather(*_TASKS, return_exceptions=True)
+    _TASKS.clear()
+    return tally
+
+
+def _figures(tally: Tally) -> dict[str, Any]:
+    rtts = sorted(tally.rtts)
+    return {
+        "decisions_per_s": tally.decisions,
+        "p50_ms": round(1000 * rtts[len(rtts) // 2], 3),
+        "p99_ms": round(1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))], 3),
+        "errors": tally.errors,
+    }
+
+
+def measure(kind: str, tables: int, seconds: float) -> dict[str, Any]:
+    server = ServerProcess(kind)
+    try:
+        result: dict[str, Any] = {}
+
+        async def go() -> None:
+            tally = await _drive(kind, server.port, tables, seconds)
+            result.update(_figures(tally))
+
+        _run(go())
+        return result
+    finally:
+        server.stop()
+
+
+def memory_per_bot(tables: int, seconds: float) -> dict[str, Any]:
+    """Hold ``tables`` tables of four bots playing; the server's RSS growth per bot."""
+    server = ServerProcess("setback")
+    try:
+        time.sleep(0.3)
+        before = server.rss_kb()
+        result: dict[str, Any] = {}
+
+        async def go() -> None:
+            tally = await _drive("setback", server.port, tables, seconds)
+            result.update(_figures(tally))
+            result["server_rss_growth_kb_per_bot"] = round((server.rss_kb() - before) / (4 * tables), 2)
+
+        _run(go())
+        result["connections"] = 4 * tables
+        return result
+    finally:
+        server.stop()
+
+
+def run(table_counts: list[int], hold: int, seconds: float) -> dict[str, Any]:
+    rows = []
+    for tables in table_counts:
+        ours = measure("setback", tables, seconds)
+        echo = measure("echo", tables, seconds)
+        rows.append({
+            "tables": tables,
+            "setback": ours,
+            "echo": echo,
+            "ratio_decisions": round(ours["decisions_per_s"] / max(echo["decisions_per_s"], 1), 3),
+            "ratio_p99": round(ours["p99_ms"] / max(echo["p99_ms"], 1e-6), 3),
+        })
+    held = memory_per_bot(hold, seconds) if hold else None
+    return {"benchmark": "server", "seconds": seconds, "rows": rows, "hold": held}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="setback bench server", description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", default="1,50,250", help="table counts to measure (default 1,50,250)")
+    parser.add_argument("--hold", type=int, default=500, help="tables to hold for the memory and error check")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per run (default 5)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--serve", choices=["setback", "echo"], help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        _serve(args.serve)
+        return
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    result = run([int(t) for t in args.tables.split(",") if t], args.hold, args.seconds)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{'tables':>6} {'ours dec/s':>11} {'echo dec/s':>11} {'ratio':>6} "
+          f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6}")
+    for row in result["rows"]:
+        ours, echo = row["setback"], row["echo"]
+        print(f"{row['tables']:>6} {ours['decisions_per_s']:>11} {echo['decisions_per_s']:>11} "
+              f"{row['ratio_decisions']:>6} {ours['p50_ms']:>8}ms {ours['p99_ms']:>8}ms {echo['p99_ms']:>8}ms "
+              f"{row['ratio_p99']:>6} {ours['errors']:>6}")
+    if result["hold"]:
+        held = result["hold"]
+        print(f"held {held['connections']} connections: {held['decisions_per_s']} decisions/s, "
+              f"{held['errors']} protocol errors, server memory +{held['server_rss_growth_kb_per_bot']} KB per bot")
+
+
+if __name__ == "__main__":
+    main()
