@@ -1,0 +1,54 @@
+"""`setback serve` as a user runs it: a real process (with uvloop when installed), stopped by SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+from wire import RawClient, play_until_over
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_serve_plays_a_game_and_says_goodbye_on_sigterm() -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "setback", "--log-json", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        client = None
+        for _ in range(100):
+            try:
+                client = await RawClient.connect(port)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        assert client is not None, "the server did not start listening"
+        await client.hello("player")
+        await client.send(type="create_table", id=1, rules={"players": 3}, bots=["random", "random"], seed=4)
+        await client.expect("table", id=1)
+        await client.send(type="join", id=2, table="t1", ready=True)
+        final = await play_until_over(client)
+        assert final["event"]["outcome"]["winner"] in {0, 1, 2}
+        process.send_signal(signal.SIGTERM)
+        goodbye = await client.expect("goodbye")
+        assert goodbye["reason"]
+        assert await client.closed()
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stderr is not None
+        with process.stderr:
+            logs = process.stderr.read().decode()
+    assert '"event": "listening"' in logs and '"event": "stopped"' in logs
