@@ -35,6 +35,7 @@ class Code(StrEnum):
     RATE_LIMITED = "rate_limited"
     """Messages came faster than the limit; this one was dropped (fatal if it goes on)."""
     NO_SUCH_TABLE = "no_such_table"
+    """No table has that id (or it is private and the invite code is wrong)."""
     BAD_RULES = "bad_rules"
     """The table options are not a valid combination."""
     SEAT_TAKEN = "seat_taken"

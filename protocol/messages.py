@@ -68,16 +68,22 @@ class CreateTable(ClientBase, tag="create_table", kw_only=True):
     bots: list[str] = msgspec.field(default_factory=list)
     """Built-in bots to seat at once, in the lowest free seats."""
     bot_chat: bool = False
+    rated: bool = False
+    """Games here count towards the players' ratings (never at a seeded table)."""
+    private: bool = False
+    """Joining or watching needs the invite code the server gives in the reply."""
 
 
 class Join(ClientBase, tag="join", kw_only=True):
     table: str
     seat: int | None = None
     ready: bool = False
+    invite: str | None = None
 
 
 class Spectate(ClientBase, tag="spectate", kw_only=True):
     table: str
+    invite: str | None = None
 
 
 class Leave(ClientBase, tag="leave", kw_only=True):
@@ -140,6 +146,8 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     connected: bool
     timeouts: int = 0
     replaced_by_bot: bool = False
+    rating: float | None = None
+    """The player's rating from rated tables, when it has one."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -153,6 +161,10 @@ class TableInfo(msgspec.Struct, kw_only=True):
     games_played: int
     seeded: bool
     """True when the creator chose the seed: its deals are known to whoever chose it."""
+    rated: bool = False
+    private: bool = False
+    invite: str | None = None
+    """The invite code: only in the reply to the table's creator."""
 
 
 class SeatCard(msgspec.Struct):

@@ -13,6 +13,7 @@ from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
 from setback.server.lobby import Lobby
+from setback.server.store import Store
 
 log = structlog.get_logger("setback.server")
 
@@ -22,8 +23,11 @@ class Server:
 
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
-        self.lobby = Lobby(self.config)
+        self.store = Store(self.config.db)
+        self.lobby = Lobby(self.config, self.store)
         self.connections: set[Connection] = set()
+        self._dirty: list[Connection] = []
+        self._flush_scheduled = False
         self._listener: asyncio.Server | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
@@ -35,12 +39,29 @@ class Server:
         return int(self._listener.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
+        self.lobby.restore()
+        self.store.commit()
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(
             lambda: Connection(self), self.config.host, self.config.port, reuse_address=True
         )
         self._sweeper = asyncio.create_task(self._sweep())
         log.info("listening", host=self.config.host, port=self.port, name=self.config.name)
+
+    def mark_dirty(self, connection: Connection) -> None:
+        """``connection`` has output queued: flush at the end of this turn of the loop."""
+        self._dirty.append(connection)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commit this turn's records, then write every queued message: the disk before the wire."""
+        self._flush_scheduled = False
+        self.store.commit()
+        dirty, self._dirty = self._dirty, []
+        for connection in dirty:
+            connection.flush_out()
 
     def admit(self, connection: Connection) -> bool:
         if len(self.connections) >= self.config.max_connections:
@@ -71,6 +92,8 @@ class Server:
         goodbye = Goodbye(reason=reason)
         for connection in list(self.connections):
             connection.send(goodbye)
+        self.flush()
+        for connection in list(self.connections):
             connection.closing = True
             if connection.transport is not None:
                 connection.transport.close()
@@ -80,6 +103,7 @@ class Server:
                 await self._sweeper
         await self._listener.wait_closed()
         self._listener = None
+        self.store.close()
         self._stopped.set()
         log.info("stopped", reason=reason)
 

@@ -12,6 +12,8 @@ from setback.protocol.messages import Limits
 class ServerConfig:
     """Everything ``setback serve`` can be told; the defaults suit a LAN."""
 
+    db: str | None = None
+    """The SQLite file; None keeps everything in memory (tests, throwaway servers)."""
     host: str = "0.0.0.0"
     port: int = DEFAULT_PORT
     name: str = "setback"

@@ -25,6 +25,7 @@ class Connection(asyncio.Protocol):
         config = server.config
         self.config = config
         self.buffer = LineBuffer(config.max_line_bytes)
+        self._out: list[bytes] = []
         self.transport: asyncio.Transport | None = None
         self.greeted = False
         self.closing = False
@@ -151,10 +152,21 @@ class Connection(asyncio.Protocol):
         self.send_line(encode(message))
 
     def send_line(self, line: bytes) -> None:
-        transport = self.transport
-        if transport is None or self.closing:
+        """Queue a line; the server writes every queued line after this turn's records are committed."""
+        if self.transport is None or self.closing:
             return
-        transport.write(line)
+        self._out.append(line)
+        if len(self._out) == 1:
+            self.server.mark_dirty(self)
+
+    def flush_out(self) -> None:
+        """Write what is queued in one go; drop a peer that has stopped reading."""
+        transport = self.transport
+        if not self._out or transport is None or transport.is_closing():
+            self._out.clear()
+            return
+        transport.write(b"".join(self._out))
+        self._out.clear()
         if transport.get_write_buffer_size() > self.config.max_write_buffer:
             log.warning("slow_peer_dropped", peer=self.address, name=self.name)
             self.closing = True
@@ -165,6 +177,7 @@ class Connection(asyncio.Protocol):
         if self.closing:
             return
         self.send(Error(id=request if isinstance(request, int | str) else None, code=code, message=message, fatal=True))
+        self.flush_out()
         self.closing = True
         if self.transport is not None:
             self.transport.close()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from setback.bots import BUILTIN
+from setback.engine import Game
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code
 from setback.protocol.convert import rules_from_wire
 from setback.protocol.messages import (
@@ -42,7 +43,9 @@ from setback.protocol.messages import (
 )
 from setback.server.config import ServerConfig
 from setback.server.peer import Peer
-from setback.server.table import Table, TableError, TableOptions
+from setback.server.ratings import rating_name, update_ratings
+from setback.server.store import Store
+from setback.server.table import Table, TableError, TableOptions, options_from_saved
 
 log = structlog.get_logger("setback.lobby")
 
@@ -63,6 +66,7 @@ class Lobby:
     """Every table, and where each greeted peer is."""
 
     config: ServerConfig
+    store: Store = field(default_factory=lambda: Store(None))
     tables: dict[str, Table] = field(default_factory=dict)
     peers: set[Peer] = field(default_factory=set)
     where: dict[Peer, Table] = field(default_factory=dict)
@@ -137,18 +141,20 @@ class Lobby:
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
             case CreateTable():
                 table = self._create(message)
-                peer.send(TableUpdate(id=message.id, table=table.info()))
+                reply = table.info()
+                reply.invite = table.options.invite
+                peer.send(TableUpdate(id=message.id, table=reply))
                 self._changed(table)
                 table.start_if_ready()
-            case Join(table=table_id, seat=seat, ready=ready):
-                table = self._vacant_peer(peer, table_id)
+            case Join(table=table_id, seat=seat, ready=ready, invite=invite):
+                table = self._vacant_peer(peer, table_id, invite)
                 taken = table.join(peer, seat, ready)
                 self.where[peer] = table
                 peer.send(Joined(id=message.id, table=table.id, seat=taken.index, token=peer.token))
                 table.send_snapshot(peer, taken.index)
                 table.start_if_ready()
-            case Spectate(table=table_id):
-                table = self._vacant_peer(peer, table_id)
+            case Spectate(table=table_id, invite=invite):
+                table = self._vacant_peer(peer, table_id, invite)
                 self.where[peer] = table
                 peer.send(Spectating(id=message.id, table=table.id))
                 table.spectate(peer)
@@ -190,24 +196,50 @@ class Lobby:
         unknown = [b for b in message.bots if b not in BUILTIN]
         if unknown or len(message.bots) > rules.players:
             raise TableError(Code.UNKNOWN_BOT, f"cannot seat bots {message.bots} at {rules.players} seats")
-        table_id = f"t{next(self._ids)}"
+        number = next(self._ids)
+        table_id = f"t{number}"
         name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
         options = TableOptions(
             name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
-            reconnect_grace=self.config.reconnect_grace,
+            reconnect_grace=self.config.reconnect_grace, rated=message.rated,
+            invite=secrets.token_urlsafe(6) if message.private else None,
         )
-        table = Table(table_id, options, self._changed)
-        self.tables[table_id] = table
+        table = self._table_for(table_id, options)
+        self.store.save_table(table_id, number, name, options.saved())
         for bot in message.bots:
             table.add_bot(bot, None)
         log.info("table_created", table=table_id, rules=str(rules), seeded=message.seed is not None)
         return table
 
-    def _table(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(Code.NO_SUCH_TABLE, f"no table {table_id!r}")
+    def _table_for(self, table_id: str, options: TableOptions) -> Table:
+        table = Table(table_id, options, self._changed, self.store, self._rate)
+        self.tables[table_id] = table
         return table
+
+    def _table(self, table_id: str, invite: str | None = None, check_invite: bool = False) -> Table:
+        table = self.tables.get(table_id)
+        if table is None or (check_invite and table.options.invite not in {None, invite}):
+            raise TableError(Code.NO_SUCH_TABLE, f"no table {table_id!r} (or a wrong invite code)")
+        return table
+
+    # -- records --------------------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Bring back every open table from the store, unfinished games where they stood."""
+        self._ids = itertools.count(self.store.last_table_number() + 1)
+        for row in self.store.open_tables():
+            options = options_from_saved(row.name, row.options, self.config.reconnect_grace)
+            table = self._table_for(row.id, options)
+            table.restore(row)
+            log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
+
+    def _rate(self, table: Table, game: Game) -> None:
+        """Update the ratings of a rated table's players (Elo, each side against each other)."""
+        if not (table.options.rated and table.options.seed is None) or game.outcome is None:
+            return
+        rules = game.rules
+        names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
+        update_ratings(self.store, names, [rules.side_of(s) for s in range(rules.players)], game.outcome.winner)
 
     def _table_of(self, peer: Peer) -> Table:
         table = self.where.get(peer)
@@ -215,16 +247,17 @@ class Lobby:
             raise TableError(Code.NOT_AT_TABLE, "you are not at a table")
         return table
 
-    def _vacant_peer(self, peer: Peer, table_id: str) -> Table:
+    def _vacant_peer(self, peer: Peer, table_id: str, invite: str | None) -> Table:
         if peer in self.where:
             raise TableError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
-        return self._table(table_id)
+        return self._table(table_id, invite, check_invite=True)
 
     def _chat(self, peer: Peer, request: object, text: str, scope: str) -> None:
         text = text.strip()
         if not text or len(text) > self.config.max_chat_chars or not text.isprintable():
             raise TableError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
         if scope == "lobby":
+            self.store.add_chat(None, "lobby", peer.name, text)
             message = Chat(scope="lobby", table=None, sender=peer.name, text=text)
             for other in self.peers:
                 other.send(message)
@@ -232,6 +265,7 @@ class Lobby:
         table = self._table_of(peer)
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
             raise TableError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
+        self.store.add_chat(table.id, "table", peer.name, text)
         table.chat(Chat(scope="table", table=table.id, sender=peer.name, text=text))
 
     # -- what the lobby sees ------------------------------------------------------------------------
@@ -247,4 +281,5 @@ class Lobby:
     def _tidy(self, table: Table) -> None:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
             del self.tables[table.id]
+            self.store.close_table(table.id)
             log.info("table_closed", table=table.id)

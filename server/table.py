@@ -14,14 +14,22 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+import msgspec
 import structlog
 
 from setback.bots import BUILTIN, Bot
-from setback.engine import Action, Event, Game, HandDealt, Rules, parse_action
+from setback.engine import Action, Event, Game, HandDealt, HandScored, Rules, parse_action, plain
 from setback.protocol import Code, encode
-from setback.protocol.convert import PublicWire, event_to_wire, outcome_to_wire, rules_to_wire, view_to_wire
+from setback.protocol.convert import (
+    PublicWire,
+    event_to_wire,
+    outcome_to_wire,
+    rules_from_wire,
+    rules_to_wire,
+    view_to_wire,
+)
 from setback.protocol.messages import (
     Clock,
     Decide,
@@ -35,8 +43,11 @@ from setback.protocol.messages import (
     Snapshot,
     TableInfo,
     TimedOutEvent,
+    WireRules,
 )
 from setback.server.peer import Peer
+from setback.server.ratings import rating_name
+from setback.server.store import SeatRow, Store, TableRow, token_hash
 
 log = structlog.get_logger("setback.table")
 
@@ -60,11 +71,15 @@ class Seat:
     index: int
     kind: Literal["empty", "human", "bot", "builtin"] = "empty"
     name: str | None = None
-    token: str | None = None
+    token_hash: str | None = None
+    """The SHA-256 of the token that holds the seat (never the token itself)."""
     peer: Peer | None = None
     ready: bool = False
     bot: Bot | None = None
     """The built-in bot playing the seat: a built-in seat's own, or a stand-in's."""
+    builtin: str | None = None
+    """A built-in seat's bot name."""
+    rating: float | None = None
     timeouts: int = 0
     """Consecutive decisions lost to the clock."""
     total_timeouts: int = 0
@@ -80,7 +95,7 @@ class Seat:
         return SeatInfo(
             seat=self.index, name=self.name, kind=self.kind, ready=self.ready or builtin,
             connected=builtin or self.peer is not None, timeouts=self.total_timeouts,
-            replaced_by_bot=not builtin and self.bot is not None,
+            replaced_by_bot=not builtin and self.bot is not None, rating=self.rating,
         )
 
 
@@ -102,6 +117,30 @@ class TableOptions:
     seed: int | None = None
     bot_chat: bool = False
     reconnect_grace: float = 120.0
+    rated: bool = False
+    invite: str | None = None
+    """A private table's invite code: joining or watching needs it."""
+
+    def saved(self) -> dict[str, object]:
+        """What the store keeps of the options (the grace is the server's, not the table's)."""
+        return {
+            "rules": msgspec.to_builtins(rules_to_wire(self.rules)), "clock": msgspec.to_builtins(self.clock),
+            "seed": self.seed, "bot_chat": self.bot_chat, "rated": self.rated, "invite": self.invite,
+        }
+
+
+def options_from_saved(name: str, data: dict[str, Any], reconnect_grace: float) -> TableOptions:
+    """The options :meth:`TableOptions.saved` wrote."""
+    return TableOptions(
+        name=name,
+        rules=rules_from_wire(msgspec.convert(data["rules"], WireRules)),
+        clock=msgspec.convert(data["clock"], Clock),
+        seed=data["seed"],
+        bot_chat=data["bot_chat"],
+        reconnect_grace=reconnect_grace,
+        rated=data["rated"],
+        invite=data["invite"],
+    )
 
 
 @dataclass
@@ -112,6 +151,10 @@ class Table:
     options: TableOptions
     on_change: Callable[[Table], None]
     """Called whenever what the lobby shows of the table changes."""
+    store: Store
+    on_game_over: Callable[[Table, Game], None] = lambda table, game: None
+    """Called once a game is decided and recorded (ratings)."""
+    game_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
     spectators: set[Peer] = field(default_factory=set)
     game: Game | None = None
@@ -144,7 +187,8 @@ class Table:
             table=self.id, name=self.options.name, rules=rules_to_wire(self.options.rules),
             clock=self.options.clock, seats=[s.info() for s in self.seats],
             spectators=len(self.spectators), status=self.status, games_played=self.games_played,
-            seeded=self.options.seed is not None,
+            seeded=self.options.seed is not None, rated=self.options.rated and self.options.seed is None,
+            private=self.options.invite is not None,
         )
 
     def is_abandoned(self) -> bool:
@@ -155,7 +199,8 @@ class Table:
 
     def holds(self, token: str) -> bool:
         """Whether a seat here is held for ``token``."""
-        return any(s.token == token for s in self.seats)
+        hashed = token_hash(token)
+        return any(s.token_hash == hashed for s in self.seats)
 
     def chat(self, message: ServerMessage) -> None:
         self._broadcast(message)
@@ -170,9 +215,11 @@ class Table:
         chosen = self._free_seat(seat)
         chosen.kind = peer.kind
         chosen.name = peer.name
-        chosen.token = peer.token
+        chosen.token_hash = token_hash(peer.token)
         chosen.peer = peer
         chosen.ready = ready
+        chosen.rating = self._rating(chosen)
+        self._save_seat(chosen)
         self.on_change(self)
         return chosen
 
@@ -183,7 +230,10 @@ class Table:
         chosen.kind = "builtin"
         chosen.name = f"{name}-{chosen.index}"
         chosen.bot = BUILTIN[name](seed=secrets.randbits(32))
+        chosen.builtin = name
         chosen.ready = True
+        chosen.rating = self._rating(chosen)
+        self._save_seat(chosen)
         self.on_change(self)
         return chosen
 
@@ -219,7 +269,8 @@ class Table:
         if seat is not None:
             seat.peer = None
             if self.playing:
-                seat.token = None
+                seat.token_hash = None
+                self._save_seat(seat)
                 self._stand_in(seat, "left")
             else:
                 self._empty(seat)
@@ -229,6 +280,14 @@ class Table:
         if seat.grace is not None:
             seat.grace.cancel()
         self.seats[seat.index] = Seat(seat.index)
+        self._save_seat(self.seats[seat.index])
+
+    def _rating(self, seat: Seat) -> float | None:
+        known = self.store.rating_of(rating_name(seat.kind, seat.name, seat.builtin))
+        return known[0] if known else None
+
+    def _save_seat(self, seat: Seat) -> None:
+        self.store.save_seat(self.id, SeatRow(seat.index, seat.kind, seat.name, seat.token_hash, seat.builtin))
 
     def spectate(self, peer: Peer) -> None:
         self.spectators.add(peer)
@@ -247,13 +306,13 @@ class Table:
         seat.peer = None
         seat.away_since = time.monotonic()
         loop = asyncio.get_running_loop()
-        seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token)
+        seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash)
         log.info("seat_dropped", table=self.id, seat=seat.index, name=seat.name)
         self.on_change(self)
 
-    def _grace_over(self, index: int, token: str | None) -> None:
+    def _grace_over(self, index: int, held_by: str | None) -> None:
         seat = self.seats[index]
-        if seat.peer is not None or seat.token != token:
+        if seat.peer is not None or seat.token_hash != held_by:
             return
         seat.grace = None
         if self.playing:
@@ -264,7 +323,8 @@ class Table:
 
     def reclaim(self, peer: Peer, token: str) -> Seat | None:
         """Give ``peer`` back the seat held for ``token`` (then call :meth:`resume`)."""
-        seat = next((s for s in self.seats if s.token is not None and s.token == token), None)
+        hashed = token_hash(token)
+        seat = next((s for s in self.seats if s.token_hash is not None and s.token_hash == hashed), None)
         if seat is None:
             return None
         if seat.grace is not None:
@@ -298,15 +358,16 @@ class Table:
 
     def _start(self) -> None:
         seed = secrets.randbits(63) if self.options.seed is None else self.options.seed + self.games_played
-        self.game = Game(self.options.rules, seed)
-        self._sent = 0
-        self._public = PublicWire()
+        names = [s.name or f"seat {s.index}" for s in self.seats]
+        rules = msgspec.to_builtins(rules_to_wire(self.options.rules))
+        rated = self.options.rated and self.options.seed is None
+        self.game_id = self.store.start_game(self.id, self.games_played, seed, rules, names, rated)
+        self._begin(Game(self.options.rules, seed))
         for seat in self.seats:
             if seat.kind != "builtin":
                 seat.ready = False
                 seat.bot = None
                 seat.timeouts = 0
-        names = [s.name or f"seat {s.index}" for s in self.seats]
         started = GameStarted(
             table=self.id, game=self.games_played, rules=rules_to_wire(self.options.rules), players=names
         )
@@ -314,6 +375,48 @@ class Table:
         log.info("game_started", table=self.id, game=self.games_played, players=names)
         self.on_change(self)
         self._advance()
+
+    def restore(self, row: TableRow) -> None:
+        """Take back the seats and the unfinished game of a table read from the store.
+
+        Nobody is connected yet: every player's seat waits the grace period for its token;
+        the unfinished game is replayed from its seed and actions to exactly where it stood,
+        and the seat to act is asked again (with a new request number and a fresh clock).
+        """
+        self.games_played = row.games_played
+        for saved in row.seats:
+            seat = self.seats[saved.seat]
+            seat.kind = saved.kind  # type: ignore[assignment]
+            seat.name = saved.name
+            seat.token_hash = saved.token_hash
+            seat.builtin = saved.bot
+            if saved.kind == "builtin" and saved.bot in BUILTIN:
+                seat.bot = BUILTIN[saved.bot](seed=secrets.randbits(32))
+                seat.ready = True
+            seat.rating = self._rating(seat)
+        if row.game is None:
+            return
+        game = Game(self.options.rules, row.game.seed)
+        for _seat, text, _timed_out in row.game.actions:
+            game.apply(parse_action(text))
+        self.game_id = row.game.id
+        self._begin(game)
+        self._sent = game.event_count
+        for event in game.events:
+            self._public.note(event)
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:
+            if seat.kind in {"human", "bot"}:
+                seat.away_since = time.monotonic()
+                seat.grace = loop.call_later(
+                    self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash
+                )
+        self._guard(self._advance)
+
+    def _begin(self, game: Game) -> None:
+        self.game = game
+        self._sent = 0
+        self._public = PublicWire()
 
     def act(self, peer: Peer, request: int, text: str) -> None:
         """A seat's answer to its decision request: checked, applied, or refused with the request standing."""
@@ -332,14 +435,19 @@ class Table:
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise TableError(Code.ILLEGAL_ACTION, str(exc)) from None
         seat.timeouts = 0
-        self._clear_pending()
-        self._advance()
+        self._applied(action, seat.index, timed_out=False)
 
-    def _apply(self, action: Action, seat: int) -> None:
+    def _apply(self, action: Action, seat: int, timed_out: bool = False) -> None:
         """Apply an action the server chose (timeout policy, built-in bot): it must be legal."""
         assert self.game is not None
-        self._clear_pending()
         self.game.apply(action, seat)
+        self._applied(action, seat, timed_out)
+
+    def _applied(self, action: Action, seat: int, timed_out: bool) -> None:
+        """Record the action (before anyone hears of it), then move the game on."""
+        assert self.game is not None and self.game_id is not None
+        self._clear_pending()
+        self.store.add_action(self.game_id, len(self.game.actions) - 1, seat, str(action), timed_out)
         self._advance()
 
     def _clear_pending(self) -> None:
@@ -354,13 +462,19 @@ class Table:
         listeners = [(p, s) for p, s in self._recipients() if p.events]
         for event in game.events_since(self._sent):
             self._public.note(event)
+            if isinstance(event, HandScored) and self.game_id is not None:
+                self.store.add_hand(self.game_id, event.result.hand_number, plain(event.result))
             if listeners:
                 self._send_event(event, listeners)
         self._sent = game.event_count
         if game.is_over:
-            assert game.outcome is not None
+            assert game.outcome is not None and self.game_id is not None
             self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
             self.games_played += 1
+            self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome))
+            self.on_game_over(self, game)
+            for seat in self.seats:
+                seat.rating = self._rating(seat)
             log.info("game_over", table=self.id, outcome=str(game.outcome))
             for seat in self.seats:
                 if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
@@ -436,7 +550,7 @@ class Table:
         limit = self.options.clock.bot_after_timeouts
         if limit is not None and seat.timeouts >= limit and seat.bot is None:
             self._stand_in(seat, "timeouts", think=False)
-        self._apply(action, seat.index)
+        self._apply(action, seat.index, timed_out=True)
 
     def _stand_in(self, seat: Seat, why: str, think: bool = True) -> None:
         """A built-in bot plays the seat until its player comes back (or the game ends)."""

@@ -65,8 +65,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from setback.server.app import run
     from setback.server.config import ServerConfig
+    from setback.server.store import default_db_path
 
+    db = args.db or str(default_db_path())
     config = ServerConfig(
+        db=None if db == ":memory:" else db,
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
     )
@@ -115,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--password", help="clients must give this password in their hello")
     serve.add_argument("--max-connections", type=int, default=4096, help="connections held at most")
     serve.add_argument("--reconnect-grace", type=float, default=120.0, help="seconds a dropped seat is kept")
-    serve.add_argument("--db", metavar="PATH", help="SQLite file for tables and records (not yet used)")
+    serve.add_argument(
+        "--db", metavar="PATH", help="SQLite file for tables, games and ratings (default: in your data folder; "
+        ":memory: keeps nothing)"
+    )
 
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")
 

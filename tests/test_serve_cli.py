@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 from wire import RawClient, play_until_over
 
@@ -18,10 +19,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def test_serve_plays_a_game_and_says_goodbye_on_sigterm() -> None:
+async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) -> None:
     port = free_port()
+    db = tmp_path / "club.sqlite3"
     process = subprocess.Popen(
-        [sys.executable, "-m", "setback", "--log-json", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "setback", "--log-json", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -52,3 +55,4 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm() -> None:
         with process.stderr:
             logs = process.stderr.read().decode()
     assert '"event": "listening"' in logs and '"event": "stopped"' in logs
+    assert db.exists()

@@ -1,0 +1,50 @@
+"""Ratings from rated tables: Elo, every side against every other side.
+
+A player is known by name (built-in bots as ``builtin:NAME``). After a rated game each
+pair of sides is scored as one Elo game, winner against loser, or as a draw between two
+losing sides; a side's rating is the mean of its players'. K is 32 for a player's first
+30 games, 16 after. Ratings start at 1500.
+"""
+
+from __future__ import annotations
+
+from setback.server.store import Store
+
+START = 1500.0
+
+
+def rating_name(kind: str, name: str | None, builtin: str | None) -> str:
+    """The name a seat's rating is kept under."""
+    if kind == "builtin" and builtin:
+        return f"builtin:{builtin}"
+    return name or "?"
+
+
+def expected(rating: float, other: float) -> float:
+    return 1.0 / (1.0 + 10 ** ((other - rating) / 400))
+
+
+def update_ratings(store: Store, players: list[str], sides: list[int], winner: int) -> None:
+    """Score one finished game: ``players[s]`` sat at seat s on side ``sides[s]``; ``winner`` won."""
+    current = {name: store.rating_of(name) or (START, 0, 0) for name in players}
+    side_ids = sorted(set(sides))
+    side_rating = {
+        side: sum(current[players[s]][0] for s in range(len(players)) if sides[s] == side)
+        / sides.count(side)
+        for side in side_ids
+    }
+    change = dict.fromkeys(side_ids, 0.0)
+    for a in side_ids:
+        for b in side_ids:
+            if a >= b:
+                continue
+            score_a = 1.0 if a == winner else 0.0 if b == winner else 0.5
+            delta = score_a - expected(side_rating[a], side_rating[b])
+            change[a] += delta
+            change[b] -= delta
+    for name in dict.fromkeys(players):
+        seat = players.index(name)
+        rating, games, wins = current[name]
+        k = 32.0 if games < 30 else 16.0
+        side = sides[seat]
+        store.save_rating(name, rating + k * change[side], games + 1, wins + (side == winner))
