@@ -30,6 +30,8 @@ class RawClient:
         self.reader = reader
         self.writer = writer
         self.received: list[dict[str, Any]] = []
+        self.backlog: list[dict[str, Any]] = []
+        """Messages passed over by :meth:`expect`, handed out first by :meth:`read`."""
 
     @classmethod
     async def connect(cls, port: int) -> RawClient:
@@ -45,6 +47,12 @@ class RawClient:
         await self.writer.drain()
 
     async def read(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message: first any that :meth:`expect` passed over, then the wire's."""
+        if self.backlog:
+            return self.backlog.pop(0)
+        return await self._read_wire(timeout)
+
+    async def _read_wire(self, timeout: float) -> dict[str, Any]:
         line = await asyncio.wait_for(self.reader.readline(), timeout)
         if not line:
             raise ConnectionError("closed by the server")
@@ -53,12 +61,20 @@ class RawClient:
         return message
 
     async def expect(self, type_: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
-        """Read until a message of ``type_`` (with ``fields``) arrives; fail on timeout."""
+        """The first message of ``type_`` (with ``fields``), waiting for it; others are kept for later."""
+
+        def matches(message: dict[str, Any]) -> bool:
+            return message["type"] == type_ and all(message.get(k) == v for k, v in fields.items())
+
+        for index, message in enumerate(self.backlog):
+            if matches(message):
+                return self.backlog.pop(index)
         async with asyncio.timeout(timeout):
             while True:
-                message = await self.read(timeout)
-                if message["type"] == type_ and all(message.get(k) == v for k, v in fields.items()):
+                message = await self._read_wire(timeout)
+                if matches(message):
                     return message
+                self.backlog.append(message)
 
     async def hello(self, name: str, kind: str = "bot", **extra: Any) -> dict[str, Any]:
         await self.send(type="hello", version="1.0", name=name, kind=kind, **extra)
