@@ -6,7 +6,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
 
 from setback import __version__, logs
 from setback.engine import TARGETS, Rules
@@ -77,6 +82,84 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store(args: argparse.Namespace) -> Any:
+    from setback.server.store import Store, default_db_path
+
+    path = args.db or str(default_db_path())
+    if not Path(path).exists():
+        raise ValueError(f"no records at {path} (give the server's --db)")
+    return Store(path)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from setback.server.history import history_rows
+
+    rows = history_rows(_store(args), args.limit)
+    if args.json:
+        print_json(rows)
+        return 0
+    table = Table(title="finished games, newest first")
+    for column in ("game", "table", "players", "rules", "scores", "winner", "finished"):
+        table.add_column(column)
+    for row in rows:
+        rules = row["rules"]
+        teams = f", {rules['teams']} teams" if rules["teams"] else ""
+        winner = row["winner_side"]
+        table.add_row(
+            str(row["game_id"]), row["table"], ", ".join(row["players"]),
+            f"{rules['players']}p to {rules['target']}{teams}",
+            " / ".join(str(s) for s in row["scores"] or []), f"side {winner} ({row['reason']})", row["finished"] or "",
+        )
+    Console().print(table)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from setback.server.history import replay_lines
+
+    row = _store(args).game(args.game_id)
+    if row is None:
+        raise ValueError(f"no game {args.game_id}")
+    for line in replay_lines(row):
+        print(line)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from setback.server.history import export_record
+
+    store = _store(args)
+    if args.all:
+        rows = list(reversed(store.finished_games()))
+    elif args.game_id is not None:
+        row = store.game(args.game_id)
+        if row is None:
+            raise ValueError(f"no game {args.game_id}")
+        rows = [row]
+    else:
+        raise ValueError("name a GAME_ID or --all")
+    with open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout) as out:
+        for row in rows:
+            out.write(json.dumps(export_record(row)) + "\n")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from setback.server.history import leaderboard_rows
+
+    rows = leaderboard_rows(_store(args))
+    if args.json:
+        print_json(rows)
+        return 0
+    table = Table(title="ratings from rated tables (Elo)")
+    for column in ("#", "player", "rating", "games", "wins"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for rank, row in enumerate(rows, 1):
+        table.add_row(str(rank), row["player"], f"{row['rating']:.1f}", str(row["games"]), str(row["wins"]))
+    Console().print(table)
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from setback.protocol.schema import schema_text
 
@@ -124,6 +207,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")
+
+    def with_db(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sub.add_argument("--db", metavar="PATH", help="the server's SQLite file (default: in your data folder)")
+        return sub
+
+    history = with_db(command("history", cmd_history, "list the finished games a server recorded"))
+    history.add_argument("--limit", type=int, default=50, help="newest N games (default 50)")
+    history.add_argument("--json", action="store_true", help="print them as JSON")
+    replay = with_db(command("replay", cmd_replay, "tell a recorded game hand by hand"))
+    replay.add_argument("game_id", type=int, metavar="GAME_ID")
+    export = with_db(command("export", cmd_export, "write recorded games as JSONL records (as match --out)"))
+    export.add_argument("game_id", type=int, nargs="?", metavar="GAME_ID")
+    export.add_argument("--all", action="store_true", help="every finished game, oldest first")
+    export.add_argument("--out", metavar="FILE.jsonl", help="write here instead of stdout")
+    leaderboard = with_db(command("leaderboard", cmd_leaderboard, "ratings and win/loss from rated tables"))
+    leaderboard.add_argument("--json", action="store_true", help="print it as JSON")
 
     bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
     bench.add_argument("name", choices=["engine", "server"], help="which benchmark")

@@ -19,6 +19,7 @@ PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10}
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
         main(list(argv))
     assert exit_.value.code == 0

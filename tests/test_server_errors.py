@@ -191,7 +191,9 @@ async def test_moves_out_of_turn_illegal_cards_bad_bids_and_stale_requests() -> 
         # the request still stands: a legal answer is taken
         await actor.send(type="act", id=24, request=decide["request"], action=decide["view"]["legal"][0])
         event = await actor.expect("event")
-        assert event["event"]["kind"] in {"passed", "bid"}
+        while event["event"]["kind"] not in {"passed", "bid"}:
+            event = await actor.expect("event")
+        assert event["event"]["seat"] == to_act
         await a.close()
         await b.close()
 

@@ -1,0 +1,69 @@
+"""Reading the server's records back: finished games, replays, exports, the leaderboard."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from setback.client.narrate import narrate
+from setback.engine import Game, game_record, parse_action
+from setback.protocol.convert import rules_from_wire
+from setback.protocol.messages import WireRules
+from setback.server.store import GameRow, Store
+
+
+def replayed(row: GameRow) -> Game:
+    """The game a stored row describes, replayed from its seed and actions."""
+    game = Game(rules_from_wire(msgspec.convert(row.rules, WireRules)), row.seed)
+    for _seat, text, _timed_out in row.actions:
+        game.apply(parse_action(text))
+    return game
+
+
+def export_record(row: GameRow) -> dict[str, Any]:
+    """The same JSONL record as ``setback match --out`` writes, with where and when it was played."""
+    timeouts = [index for index, (_, _, timed_out) in enumerate(row.actions) if timed_out]
+    return game_record(
+        replayed(row),
+        players=row.players,
+        server={
+            "game_id": row.id, "table": row.table_id, "game": row.number, "rated": row.rated,
+            "started": _iso(row.started), "finished": _iso(row.finished), "timed_out_actions": timeouts,
+        },
+    )
+
+
+def _iso(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.datetime.fromtimestamp(stamp, datetime.UTC).isoformat(timespec="seconds")
+
+
+def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
+    """One summary a finished game, newest first."""
+    rows = []
+    for row in store.finished_games(limit):
+        outcome = row.outcome or {}
+        rows.append({
+            "game_id": row.id, "table": row.table_id, "players": row.players, "rules": row.rules,
+            "scores": outcome.get("scores"), "winner_side": outcome.get("winner"), "reason": outcome.get("reason"),
+            "rated": row.rated, "finished": _iso(row.finished),
+        })
+    return rows
+
+
+def replay_lines(row: GameRow) -> Iterator[str]:
+    """The game told hand by hand."""
+    game = replayed(row)
+    yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
+    yield from narrate(game.events, game.rules, row.players)
+
+
+def leaderboard_rows(store: Store) -> list[dict[str, Any]]:
+    return [
+        {"player": player, "rating": round(rating, 1), "games": games, "wins": wins}
+        for player, rating, games, wins in store.ratings()
+    ]
