@@ -67,6 +67,16 @@ class Address:
         return f"{self.host}:{self.port}"
 
 
+def tls_context(ca_file: str | None = None, verify: bool = True) -> ssl.SSLContext:
+    """A client TLS context: the system's trusted roots, or ``ca_file`` (a LAN server's own CA
+    or self-signed certificate); ``verify=False`` accepts any certificate (encryption only)."""
+    context = ssl.create_default_context(cafile=ca_file)
+    if not verify:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 class ServerLink:
     """One connection; :meth:`connect` again after a drop to take the seat back."""
 

@@ -43,10 +43,14 @@ class Server:
         self.store.commit()
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(
-            lambda: Connection(self), self.config.host, self.config.port, reuse_address=True
+            lambda: Connection(self), self.config.host, self.config.port, reuse_address=True,
+            ssl=self.config.tls_context(),
         )
         self._sweeper = asyncio.create_task(self._sweep())
-        log.info("listening", host=self.config.host, port=self.port, name=self.config.name)
+        log.info(
+            "listening", host=self.config.host, port=self.port, name=self.config.name,
+            tls=self.config.tls_cert is not None, db=self.config.db or ":memory:",
+        )
 
     def mark_dirty(self, connection: Connection) -> None:
         """``connection`` has output queued: flush at the end of this turn of the loop."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 
 from setback.protocol import DEFAULT_PORT, MAX_LINE_BYTES
@@ -33,6 +34,16 @@ class ServerConfig:
     max_chat_chars: int = 500
     max_name_chars: int = 40
     max_tables: int = 10_000
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    """PEM files: with both, the server speaks TLS only."""
+
+    def tls_context(self) -> ssl.SSLContext | None:
+        if not self.tls_cert:
+            return None
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(self.tls_cert, self.tls_key)
+        return context
 
     def limits(self) -> Limits:
         return Limits(

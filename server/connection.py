@@ -55,8 +55,9 @@ class Connection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.closing:
             return
-        self.last_heard = time.monotonic()
         lines, overlong = self.buffer.feed(data)
+        if lines:  # only whole lines count as heard: a trickle of bytes keeps nothing alive
+            self.last_heard = time.monotonic()
         for line in lines:
             if self.gone():
                 return
