@@ -111,6 +111,10 @@ class Server:
         self._stopped.set()
         log.info("stopped", reason=reason)
 
+    async def wait_stopped(self) -> None:
+        """Return once :meth:`stop` has finished."""
+        await self._stopped.wait()
+
     async def serve_forever(self) -> None:
         """Run until SIGINT or SIGTERM, then stop cleanly."""
         await self.start()
@@ -118,7 +122,7 @@ class Server:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(self.stop()))
-        await self._stopped.wait()
+        await self.wait_stopped()
 
 
 def run(config: ServerConfig) -> None:

@@ -43,7 +43,9 @@ class ServeProcess:
         self.process.wait(timeout=10)
 
 
-async def reconnect(server: ServeProcess, token: str) -> tuple[RawClient, dict[str, Any], dict[str, Any] | None]:
+async def reconnect(
+    server: ServeProcess, token: str
+) -> tuple[RawClient, dict[str, Any], dict[str, Any] | None]:
     """Hello with the token: joined, the snapshot and (if to act) the decision."""
     client = await server.connect()
     await client.send(type="hello", version="1.0", name="back", kind="bot", token=token)
@@ -57,13 +59,21 @@ async def reconnect(server: ServeProcess, token: str) -> tuple[RawClient, dict[s
     return client, snapshot, decide
 
 
-async def next_decide(clients: list[RawClient]) -> tuple[int, dict[str, Any]]:
+async def next_decide(clients: list[RawClient], played: list[str]) -> tuple[int, dict[str, Any]]:
+    """The next decision at the table; a finished game is followed by another (both say ready)."""
     while True:
         for seat, client in enumerate(clients):
             try:
-                return seat, await client.expect("decide", timeout=0.05)
+                message = await client.expect("decide", timeout=0.05)
             except TimeoutError:
+                over = [m for m in client.backlog if m["type"] == "game_over"]
+                for m in over:
+                    client.backlog.remove(m)
+                    await client.send(type="ready")
+                    if seat == 0:
+                        played.clear()
                 continue
+            return seat, message
 
 
 async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int:
@@ -89,7 +99,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
     try:
         for cycle in range(cycles):
             for _ in range(rng.randrange(3, 30)):
-                seat, decide = pending.popitem() if pending else await next_decide(clients)
+                seat, decide = pending.popitem() if pending else await next_decide(clients, played)
                 action = rng.choice(decide["view"]["legal"])
                 await clients[seat].send(type="act", request=decide["request"], action=action)
                 played.append(action)
@@ -100,7 +110,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
                     chats.append(text)
             acknowledged = cycle % 2 == 0
             if acknowledged:  # wait until the last act's consequence is seen: it must survive
-                seat, decide = await next_decide(clients)
+                seat, decide = await next_decide(clients, played)
                 pending = {seat: decide}
             server.kill()  # otherwise: at once, maybe before the last act was even read
             for client in clients:
@@ -112,6 +122,12 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
             restored = [await reconnect(server, token) for token in tokens]
             clients = [client for client, _, _ in restored]
             pending = {seat: decide for seat, (_, _, decide) in enumerate(restored) if decide is not None}
+            if all(snapshot["view"]["phase"] == "game_over" for _, snapshot, _ in restored):
+                for client in clients:  # killed between two games: start the next one
+                    await client.send(type="ready")
+                played = []
+                survived += 1
+                continue
             assert len(pending) == 1, "exactly one seat is asked to act after a restart"
             game = Game(Rules(players=2, target=21, hand_limit=None), _seed_of(db))
             for text in played:
@@ -131,20 +147,23 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
             await client.close()
     with sqlite3.connect(db) as records:
         saved_chat = [r[0] for r in records.execute("SELECT text FROM chat ORDER BY id")]
-        saved_hands = [r[0] for r in records.execute("SELECT number FROM hands ORDER BY number")]
+        saved_hands = [r[0] for r in records.execute(
+            "SELECT number FROM hands WHERE game_id = (SELECT MAX(id) FROM games) ORDER BY number")]
     assert saved_chat == chats
     assert saved_hands == [e.result.hand_number for e in game.events if isinstance(e, HandScored)]
     return survived
 
 
 def _actions_of(db: Path) -> list[str]:
+    """The actions of the newest game."""
     with sqlite3.connect(db) as records:
-        return [r[0] for r in records.execute("SELECT action FROM actions ORDER BY seq")]
+        return [r[0] for r in records.execute(
+            "SELECT action FROM actions WHERE game_id = (SELECT MAX(id) FROM games) ORDER BY seq")]
 
 
 def _seed_of(db: Path) -> int:
     with sqlite3.connect(db) as records:
-        return int(records.execute("SELECT seed FROM games ORDER BY id LIMIT 1").fetchone()[0])
+        return int(records.execute("SELECT seed FROM games ORDER BY id DESC LIMIT 1").fetchone()[0])
 
 
 async def test_sigkill_and_restart_lose_nothing(tmp_path: Path) -> None:
