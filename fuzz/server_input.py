@@ -13,6 +13,7 @@ seeded random inputs, and the test suite runs a few hundred that way.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sys
 from typing import Any
@@ -100,10 +101,14 @@ def random_inputs(count: int, seed: int = 0) -> None:
 
 
 if __name__ == "__main__":
+    from setback import logs
+
+    logs.configure(level=logging.WARNING)
     if len(sys.argv) > 1 and sys.argv[1].isdigit():
         random_inputs(int(sys.argv[1]))
     else:
         import atheris
 
+        atheris.instrument_all()  # coverage of every module loaded, ours above all
         atheris.Setup(sys.argv, test_one_input)
         atheris.Fuzz()
