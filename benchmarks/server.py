@@ -1,7 +1,8 @@
 """Server throughput and latency at K tables, against a bare msgspec JSON-lines echo server.
 
-One process runs the server under test (``setback serve``'s :class:`Server`, or the echo
-baseline); this process drives K tables of four minimal protocol bots over loopback.
+One process runs the server under test (``setback serve``'s :class:`Server`, recording to
+a SQLite file as it does by default, or the echo baseline); this process drives K tables
+of four minimal protocol bots over loopback.
 A minimal bot says hello with ``events: false``, answers every ``decide`` with its
 first legal action, and sends ``ready`` on ``game_over``. For the echo baseline the same
 harness passes one message around each table's four connections, so both runs keep K
@@ -23,6 +24,7 @@ import logging
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,8 +74,11 @@ def _serve(kind: str) -> None:
     logs.configure(level=logging.WARNING)
 
     async def main() -> None:
-        if kind == "setback":
-            server = Server(ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600))
+        if kind == "setback":  # as shipped: every decision recorded in a SQLite file before it is answered
+            db = tempfile.mkdtemp(prefix="setback-bench-") + "/bench.sqlite3"
+            server = Server(
+                ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
+            )
             await server.start()
             port = server.port
         else:

@@ -76,14 +76,12 @@ async def _one_input(data: bytes) -> None:
     step = 1 + (mode >> 2) % 64
     for start in range(0, len(body), step):
         peer.data_received(body[start : start + step])
-    await asyncio.sleep(0)
-    server.flush()
+    await server.stop()
     for line in bytes(transport.written).splitlines():
         message = decode_server(line)
         if isinstance(message, Snapshot | Decide):
             view = message.view
             assert view.seat in {None, 2}, "the fuzzed peer saw another seat's view"
-    server.store.close()
 
 
 def test_one_input(data: bytes) -> None:

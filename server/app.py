@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import structlog
 
@@ -13,7 +14,7 @@ from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
 from setback.server.lobby import Lobby
-from setback.server.store import Store
+from setback.server.store import Batch, Store
 
 log = structlog.get_logger("setback.server")
 
@@ -28,6 +29,12 @@ class Server:
         self.connections: set[Connection] = set()
         self._dirty: list[Connection] = []
         self._flush_scheduled = False
+        self._waiting: list[tuple[Batch, list[tuple[Connection, bytes]]]] = []
+        self._committing = False
+        self._stopping = False
+        self._idle = asyncio.Event()
+        self._fatal_stop: asyncio.Future[None] | None = None
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="setback-store")
         self._listener: asyncio.Server | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
@@ -60,12 +67,56 @@ class Server:
             asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
-        """Commit this turn's records, then write every queued message: the disk before the wire."""
+        """End of a turn: this turn's records and messages join the commit pipeline."""
         self._flush_scheduled = False
-        self.store.commit()
         dirty, self._dirty = self._dirty, []
-        for connection in dirty:
-            connection.flush_out()
+        self._waiting.append((self.store.take(), [(c, c.take_out()) for c in dirty]))
+        self._pump()
+
+    def _pump(self) -> None:
+        """Commit the waiting turns together on the writer thread, then write their messages.
+
+        One commit is in flight at a time; messages wait for the commit of their own turn
+        and go out in the order they were queued, so the disk is always ahead of the wire.
+        """
+        if self._committing:
+            return
+        if not self._waiting:
+            self._idle.set()
+            return
+        self._idle.clear()
+        records: Batch = []
+        outputs: list[tuple[Connection, bytes]] = []
+        for batch, out in self._waiting:
+            records += batch
+            outputs += out
+        self._waiting.clear()
+        if not records:
+            self._deliver(outputs)
+            self._idle.set()
+            return
+        self._committing = True
+        future = asyncio.get_running_loop().run_in_executor(self._writer, self.store.write, records)
+        future.add_done_callback(lambda done: self._committed(done, outputs))
+
+    def _committed(self, done: asyncio.Future[None], outputs: list[tuple[Connection, bytes]]) -> None:
+        self._committing = False
+        if done.exception() is not None:
+            log.critical("store_failed", error=repr(done.exception()))
+            self._fatal_stop = asyncio.ensure_future(self.stop("the server could not record the game and stopped"))
+            return
+        self._deliver(outputs)
+        self._pump()
+
+    @staticmethod
+    def _deliver(outputs: list[tuple[Connection, bytes]]) -> None:
+        for connection, data in outputs:
+            connection.write_now(data)
+
+    async def _drain(self) -> None:
+        """Wait until every queued record is committed and its messages written."""
+        self.flush()
+        await self._idle.wait()
 
     def admit(self, connection: Connection) -> bool:
         if len(self.connections) >= self.config.max_connections:
@@ -89,14 +140,16 @@ class Server:
                 connection.tick(now)
 
     async def stop(self, reason: str = "server shutting down") -> None:
-        """Tell every client, close every connection, stop listening."""
-        if self._listener is None:
+        """Tell every client, commit every record, close every connection, stop listening."""
+        if self._stopping:
             return
-        self._listener.close()
+        self._stopping = True
+        if self._listener is not None:
+            self._listener.close()
         goodbye = Goodbye(reason=reason)
         for connection in list(self.connections):
             connection.send(goodbye)
-        self.flush()
+        await self._drain()
         for connection in list(self.connections):
             connection.closing = True
             if connection.transport is not None:
@@ -105,8 +158,10 @@ class Server:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        await self._listener.wait_closed()
-        self._listener = None
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None
+        self._writer.shutdown(wait=True)
         self.store.close()
         self._stopped.set()
         log.info("stopped", reason=reason)

@@ -160,14 +160,22 @@ class Connection(asyncio.Protocol):
         if len(self._out) == 1:
             self.server.mark_dirty(self)
 
-    def flush_out(self) -> None:
-        """Write what is queued in one go; drop a peer that has stopped reading."""
-        transport = self.transport
-        if not self._out or transport is None or transport.is_closing():
-            self._out.clear()
-            return
-        transport.write(b"".join(self._out))
+    def take_out(self) -> bytes:
+        """Everything queued for this peer, as one write."""
+        data = b"".join(self._out)
         self._out.clear()
+        return data
+
+    def flush_out(self) -> None:
+        """Write what is queued now (for a fatal error, just before closing)."""
+        self.write_now(self.take_out())
+
+    def write_now(self, data: bytes) -> None:
+        """Put ``data`` on the wire; drop a peer that has stopped reading."""
+        transport = self.transport
+        if not data or transport is None or transport.is_closing():
+            return
+        transport.write(data)
         if transport.get_write_buffer_size() > self.config.max_write_buffer:
             log.warning("slow_peer_dropped", peer=self.address, name=self.name)
             self.closing = True

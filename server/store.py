@@ -1,14 +1,17 @@
 """The server's SQLite file: tables, seats, games as seed + actions, hand results, chat, ratings.
 
-Writes go into one open transaction; the server commits it once per turn of the event
-loop, before any message of that turn reaches a socket (see :meth:`Server.flush`), so
-whatever a client has seen is on disk. WAL mode with ``synchronous=NORMAL`` survives a
-killed server process; a power cut may lose the last commits (spec.md, "Durability").
+Writes are queued in memory; the server hands each turn's queue, in order, to a writer
+thread that commits it as one transaction, and only then writes that turn's messages
+(see :meth:`Server.flush`), so whatever a client has seen is on disk. During play the
+store is only written: ratings, the one thing read back, are cached in memory. WAL mode
+with ``synchronous=NORMAL`` survives a killed server process; a power cut may lose the
+last commits (spec.md, "Durability").
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -50,6 +53,10 @@ CREATE TABLE IF NOT EXISTS ratings (
     player TEXT PRIMARY KEY, rating REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL
 );
 """
+
+
+Batch = list[tuple[str, tuple[Any, ...]]]
+"""Queued writes: SQL and its arguments, in order."""
 
 
 def default_db_path() -> Path:
@@ -116,19 +123,33 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        self._open = False
+        self._queue: Batch = []
+        self._ratings = {
+            str(player): (float(rating), int(games), int(wins))
+            for player, rating, games, wins in self.db.execute("SELECT player, rating, games, wins FROM ratings")
+        }
+        self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
-        if not self._open:
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        self._queue.append((sql, args))
+
+    def take(self) -> Batch:
+        """The writes queued so far, to be committed by :meth:`write` (on any one thread)."""
+        batch, self._queue = self._queue, []
+        return batch
+
+    def write(self, batch: Batch) -> None:
+        """Commit ``batch`` as one transaction, in order."""
+        if not batch:
+            return
+        with self.db:  # BEGIN ... COMMIT
             self.db.execute("BEGIN")
-            self._open = True
-        return self.db.execute(sql, args)
+            for sql, rows in itertools.groupby(batch, key=lambda write: write[0]):
+                self.db.executemany(sql, [args for _, args in rows])
 
     def commit(self) -> None:
-        """Make every write so far durable (called once per event-loop turn)."""
-        if self._open:
-            self.db.execute("COMMIT")
-            self._open = False
+        """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
+        self.write(self.take())
 
     def close(self) -> None:
         self.commit()
@@ -155,13 +176,15 @@ class Store:
     def start_game(
         self, table_id: str, number: int, seed: int, rules: dict[str, Any], players: list[str], rated: bool
     ) -> int:
-        cursor = self._write(
-            "INSERT INTO games (table_id, number, seed, rules, players, rated, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, number, seed, json.dumps(rules), json.dumps(players), int(rated), time.time()),
+        game_id = self._next_game
+        self._next_game += 1
+        self._write(
+            "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, table_id, number, seed, json.dumps(rules), json.dumps(players), int(rated), time.time()),
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return game_id
 
     def add_action(self, game_id: int, seq: int, seat: int, action: str, timed_out: bool) -> None:
         self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (game_id, seq, seat, action, int(timed_out)))
@@ -182,12 +205,14 @@ class Store:
         )
 
     def save_rating(self, player: str, rating: float, games: int, wins: int) -> None:
+        self._ratings[player] = (rating, games, wins)
         self._write("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)", (player, rating, games, wins))
 
     # -- reads ------------------------------------------------------------------------------
 
     def open_tables(self) -> list[TableRow]:
         """Every table not closed, with its seats and its unfinished game."""
+        self.commit()
         rows = []
         for table_id, number, name, options, games_played in self.db.execute(
             "SELECT id, number, name, options, games_played FROM tables WHERE closed IS NULL ORDER BY number"
@@ -206,6 +231,7 @@ class Store:
         return rows
 
     def last_table_number(self) -> int:
+        self.commit()
         row = self.db.execute("SELECT MAX(number) FROM tables").fetchone()
         return int(row[0] or 0)
 
@@ -252,5 +278,5 @@ class Store:
         return list(self.db.execute("SELECT player, rating, games, wins FROM ratings ORDER BY rating DESC, player"))
 
     def rating_of(self, player: str) -> tuple[float, int, int] | None:
-        row = self.db.execute("SELECT rating, games, wins FROM ratings WHERE player = ?", (player,)).fetchone()
-        return (float(row[0]), int(row[1]), int(row[2])) if row else None
+        """A player's (rating, games, wins), from memory."""
+        return self._ratings.get(player)
