@@ -10,6 +10,7 @@ import structlog
 
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
 from setback.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
+from setback.server.table import RefusedError
 
 if TYPE_CHECKING:
     from setback.server.app import Server
@@ -111,11 +112,9 @@ class Connection(asyncio.Protocol):
             request = getattr(message, "id", None)
             self.send(Error(id=request, code=Code.HELLO_REQUIRED, message="say hello first"))
             return
-        from setback.server.lobby import HelloRefusedError
-
         try:
             welcome = self.server.lobby.greet(self, message)
-        except HelloRefusedError as refusal:
+        except RefusedError as refusal:
             if refusal.code in FATAL:
                 self.fatal(refusal.code, refusal.message, message.id)
             else:

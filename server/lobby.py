@@ -45,20 +45,11 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.store import Store
-from setback.server.table import Table, TableError, TableOptions, options_from_saved
+from setback.server.table import RefusedError, Table, TableOptions, options_from_saved
 
 log = structlog.get_logger("setback.lobby")
 
 CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional"]
-
-
-class HelloRefusedError(Exception):
-    """A hello the server will not take; fatal codes close the connection."""
-
-    def __init__(self, code: Code, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -78,16 +69,16 @@ class Lobby:
         """Check a hello, take the peer in, give back its seat if its token holds one."""
         major, _, _minor = hello.version.partition(".")
         if major != str(MAJOR):
-            raise HelloRefusedError(
+            raise RefusedError(
                 Code.VERSION_UNSUPPORTED,
                 f"this server speaks protocol {PROTOCOL_VERSION}; version {hello.version!r} is not compatible",
             )
         if self.config.password is not None and hello.password != self.config.password:
-            raise HelloRefusedError(Code.BAD_PASSWORD, "this server needs its password in the hello")
+            raise RefusedError(Code.BAD_PASSWORD, "this server needs its password in the hello")
         name = hello.name.strip()
         if not name or len(name) > self.config.max_name_chars or not name.isprintable():
             limit = self.config.max_name_chars
-            raise HelloRefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters")
+            raise RefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters")
         peer.name = name
         peer.kind = hello.kind
         peer.events = hello.events
@@ -128,7 +119,7 @@ class Lobby:
         """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
             self._dispatch(peer, message)
-        except TableError as exc:
+        except RefusedError as exc:
             peer.send(Error(id=message.id, code=exc.code, message=exc.message))
             return True
         return False
@@ -181,21 +172,21 @@ class Lobby:
             case Pong():
                 pass
             case Hello():
-                raise TableError(Code.ALREADY_GREETED, "this connection has already said hello")
+                raise RefusedError(Code.ALREADY_GREETED, "this connection has already said hello")
 
     def _create(self, message: CreateTable) -> Table:
         if len(self.tables) >= self.config.max_tables:
-            raise TableError(Code.TABLE_FULL, f"the server holds its maximum of {self.config.max_tables} tables")
+            raise RefusedError(Code.TABLE_FULL, f"the server holds its maximum of {self.config.max_tables} tables")
         try:
             rules = rules_from_wire(message.rules)
         except ValueError as exc:
-            raise TableError(Code.BAD_RULES, str(exc)) from None
+            raise RefusedError(Code.BAD_RULES, str(exc)) from None
         seconds = message.clock.decision_seconds
         if seconds is not None and not 0.01 <= seconds <= 3600:
-            raise TableError(Code.BAD_RULES, "decision_seconds is 0.01 to 3600, or null for no clock")
+            raise RefusedError(Code.BAD_RULES, "decision_seconds is 0.01 to 3600, or null for no clock")
         unknown = [b for b in message.bots if b not in BUILTIN]
         if unknown or len(message.bots) > rules.players:
-            raise TableError(Code.UNKNOWN_BOT, f"cannot seat bots {message.bots} at {rules.players} seats")
+            raise RefusedError(Code.UNKNOWN_BOT, f"cannot seat bots {message.bots} at {rules.players} seats")
         number = next(self._ids)
         table_id = f"t{number}"
         name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
@@ -219,7 +210,7 @@ class Lobby:
     def _table(self, table_id: str, invite: str | None = None, check_invite: bool = False) -> Table:
         table = self.tables.get(table_id)
         if table is None or (check_invite and table.options.invite not in {None, invite}):
-            raise TableError(Code.NO_SUCH_TABLE, f"no table {table_id!r} (or a wrong invite code)")
+            raise RefusedError(Code.NO_SUCH_TABLE, f"no table {table_id!r} (or a wrong invite code)")
         return table
 
     # -- records --------------------------------------------------------------------------------
@@ -244,18 +235,18 @@ class Lobby:
     def _table_of(self, peer: Peer) -> Table:
         table = self.where.get(peer)
         if table is None:
-            raise TableError(Code.NOT_AT_TABLE, "you are not at a table")
+            raise RefusedError(Code.NOT_AT_TABLE, "you are not at a table")
         return table
 
     def _vacant_peer(self, peer: Peer, table_id: str, invite: str | None) -> Table:
         if peer in self.where:
-            raise TableError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
+            raise RefusedError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
         return self._table(table_id, invite, check_invite=True)
 
     def _chat(self, peer: Peer, request: object, text: str, scope: str) -> None:
         text = text.strip()
         if not text or len(text) > self.config.max_chat_chars or not text.isprintable():
-            raise TableError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
+            raise RefusedError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
         if scope == "lobby":
             self.store.add_chat(None, "lobby", peer.name, text)
             message = Chat(scope="lobby", table=None, sender=peer.name, text=text)
@@ -264,7 +255,7 @@ class Lobby:
             return
         table = self._table_of(peer)
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
-            raise TableError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
+            raise RefusedError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
         self.store.add_chat(table.id, "table", peer.name, text)
         table.chat(Chat(scope="table", table=table.id, sender=peer.name, text=text))
 

@@ -55,8 +55,8 @@ STAND_IN = "random"
 """The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
 
 
-class TableError(Exception):
-    """A request the table refuses, with the error code to send."""
+class RefusedError(Exception):
+    """A request the server refuses, with the error code to send (fatal codes close the connection)."""
 
     def __init__(self, code: Code, message: str) -> None:
         super().__init__(message)
@@ -211,7 +211,7 @@ class Table:
     def join(self, peer: Peer, seat: int | None, ready: bool) -> Seat:
         """Seat ``peer`` (in ``seat`` or the lowest free one); it may join mid-game only in its own seat."""
         if self.broken:
-            raise TableError(Code.INTERNAL, "this table is broken; create another")
+            raise RefusedError(Code.INTERNAL, "this table is broken; create another")
         chosen = self._free_seat(seat)
         chosen.kind = peer.kind
         chosen.name = peer.name
@@ -225,7 +225,7 @@ class Table:
 
     def add_bot(self, name: str, seat: int | None) -> Seat:
         if name not in BUILTIN:
-            raise TableError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
+            raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
         chosen = self._free_seat(seat)
         chosen.kind = "builtin"
         chosen.name = f"{name}-{chosen.index}"
@@ -239,22 +239,22 @@ class Table:
 
     def _free_seat(self, seat: int | None) -> Seat:
         if self.playing:
-            raise TableError(Code.GAME_IN_PROGRESS, "a game is being played; spectate or wait for it to end")
+            raise RefusedError(Code.GAME_IN_PROGRESS, "a game is being played; spectate or wait for it to end")
         if seat is not None:
             if not 0 <= seat < len(self.seats):
-                raise TableError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}")
+                raise RefusedError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}")
             if self.seats[seat].taken:
-                raise TableError(Code.SEAT_TAKEN, f"seat {seat} is taken")
+                raise RefusedError(Code.SEAT_TAKEN, f"seat {seat} is taken")
             return self.seats[seat]
         free = next((s for s in self.seats if not s.taken), None)
         if free is None:
-            raise TableError(Code.TABLE_FULL, "every seat is taken")
+            raise RefusedError(Code.TABLE_FULL, "every seat is taken")
         return free
 
     def set_ready(self, peer: Peer, ready: bool) -> None:
         seat = self.seat_of(peer)
         if seat is None:
-            raise TableError(Code.NOT_AT_TABLE, "only a seated player can be ready")
+            raise RefusedError(Code.NOT_AT_TABLE, "only a seated player can be ready")
         seat.ready = ready
         if ready and self.playing and seat.bot is not None:
             seat.bot = None
@@ -422,18 +422,19 @@ class Table:
         """A seat's answer to its decision request: checked, applied, or refused with the request standing."""
         seat = self.seat_of(peer)
         if seat is None:
-            raise TableError(Code.NOT_AT_TABLE, "you have no seat at this table")
+            raise RefusedError(Code.NOT_AT_TABLE, "you have no seat at this table")
         pending = self.pending
         game = self.game
         if game is None or pending is None or pending.seat != seat.index:
-            raise TableError(Code.NOT_YOUR_TURN, "it is not your turn")
+            raise RefusedError(Code.NOT_YOUR_TURN, "it is not your turn")
         if request != pending.request:
-            raise TableError(Code.STALE_REQUEST, f"request {request} is not pending; answer request {pending.request}")
+            stale = f"request {request} is not pending; answer request {pending.request}"
+            raise RefusedError(Code.STALE_REQUEST, stale)
         try:
             action = parse_action(text)
             game.apply(action, seat.index)
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
-            raise TableError(Code.ILLEGAL_ACTION, str(exc)) from None
+            raise RefusedError(Code.ILLEGAL_ACTION, str(exc)) from None
         seat.timeouts = 0
         self._applied(action, seat.index, timed_out=False)
 
