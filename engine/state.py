@@ -140,6 +140,8 @@ class GameState:
         self.dealt = ()
         self.trick = []
         self.captured = [0] * rules.sides
+        self.leader = self.winner = self.best = 0
+        self.strength = ()
 
     @classmethod
     def from_deal(
