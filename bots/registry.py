@@ -1,8 +1,8 @@
 """Finding a bot from a SPEC: a built-in name, ``path/to/file.py:Class`` or ``module:Class``.
 
 Any SPEC may end in ``@key=value,key=value``: keyword arguments for the bot's
-constructor (after ``seed``), read as int, then float, else text; for example
-``search@budget_ms=20`` or ``mybot.py:Mine@depth=3``.
+constructor (after ``seed``), read as ``None``, int, float, else text; for example
+``search@budget_ms=20``, ``search@budget_ms=None,playouts=400`` or ``mybot.py:Mine@depth=3``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def load_bot_class(spec: str) -> type[Bot]:
     return found
 
 
-def _value(text: str) -> int | float | str:
+def _value(text: str) -> int | float | str | None:
+    if text.lower() == "none":
+        return None
     for kind in (int, float):
         try:
             return kind(text)
