@@ -40,11 +40,15 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
+        super().__init__(seed)
+        self.boldness = boldness
+
     def bid(self, view: View) -> Action:
         assert view.seat is not None
         rules = view.rules
         hand = mask_of(view.hand)
-        amount = bid_amount(hand, rules.players, partners_of(view, view.seat))
+        amount = bid_amount(hand, rules.players, partners_of(view, view.seat), self.boldness)
         made = [b for b in view.bids if isinstance(b, BidMade)]
         high = made[-1].amount if made else 0
         partner_high = bool(made) and rules.side_of(made[-1].seat) == rules.side_of(view.seat)

@@ -82,16 +82,20 @@ def near_solid(hand: int, trump: int) -> bool:
     return all(trumps >> r & 1 for r in (ACE, JACK, TEN)) and trumps.bit_count() >= 5
 
 
-def bid_amount(hand: int, players: int, partners: int = 0) -> int:
-    """What the hand bids when it may (0: pass): 1 with 1-2 countable points, 2 with 2-3, and so on."""
+def bid_amount(hand: int, players: int, partners: int = 0, boldness: float = 0.0) -> int:
+    """What the hand bids when it may (0: pass): 1 with 1-2 countable points, 2 with 2-3, and so on.
+
+    ``boldness`` is added to the points counted (negative for a cautious bidder).
+    """
     trump, value = best_trump(hand, players, partners)
-    if value >= 3.6 and near_solid(hand, trump):
+    value += boldness
+    if value >= 3.0 and near_solid(hand, trump):
         return 4
-    if value >= 3.1:
+    if value >= 2.5:
         return 3
-    if value >= 2.35:
+    if value >= 1.75:
         return 2
-    return 1 if value >= 1.3 else 0
+    return 1 if value >= 0.7 else 0
 
 
 def choose_bid(legal: tuple[int, ...], amount: int, high_bid: int, partner_high: bool) -> int:
