@@ -3,7 +3,8 @@
 For each decision the bot samples the hidden cards many times (a determinization: the
 other seats' hands, consistent with everything the seat knows: its own hand, the cards
 played, the voids a seat showed by playing neither the suit led nor trump, and how
-many cards each seat holds; undealt cards are unknown), rebuilds the game with
+many cards each seat holds; undealt cards are unknown; and, with ``infer_bids``,
+hands that would have bid what each other seat bid), rebuilds the game with
 :func:`setback.engine.state_from_view`, and plays every legal action out to the end of
 the hand with the cheap policy of :mod:`setback.bots.tactics` for every seat (rollouts
 see the sampled cards, as PIMC does). Each action scores the change of the scores
@@ -36,7 +37,17 @@ from setback.bots.tactics import (
     lead_card,
     pitch_card,
 )
-from setback.engine import ACTIONS, Action, GameState, Phase, View, mask_of, played_by, state_from_view
+from setback.engine import (
+    ACTIONS,
+    Action,
+    BidMade,
+    GameState,
+    Phase,
+    View,
+    mask_of,
+    played_by,
+    state_from_view,
+)
 
 WIN_VALUE = 10.0
 """What deciding the game is worth, in points of the hand's score difference."""
@@ -60,24 +71,64 @@ def voids(view: View) -> list[int]:
     return out
 
 
-class Sampler:
-    """Deals the cards a seat cannot see to the other seats at random, within what the seat knows."""
+def bids_to_explain(view: View) -> list[tuple[int, int]]:
+    """The other seats' bids, as ``(seat, amount)``, that a sample should give them a hand for.
 
-    def __init__(self, view: View) -> None:
+    A forced dealer's bid explains nothing: the dealer had to bid.
+    """
+    rules = view.rules
+    out = []
+    high = 0
+    for bid in view.bids:
+        if isinstance(bid, BidMade):
+            forced = high == 0 and bid.seat == view.dealer and rules.forced_dealer_bid
+            if bid.seat != view.seat and not forced:
+                out.append((bid.seat, bid.amount))
+            high = bid.amount
+    return out
+
+
+class Sampler:
+    """Deals the cards a seat cannot see to the other seats at random, within what the seat knows.
+
+    With ``infer_bids``, a sample is redrawn (a few times at most) until every other seat
+    that bid was dealt a hand the tactics' point count would bid as much on.
+    """
+
+    def __init__(self, view: View, infer_bids: bool = True) -> None:
         assert view.seat is not None
+        rules = view.rules
         self.seat = view.seat
         self.own = mask_of(view.hand)
+        self.played = played_by(view)
         played = 0
-        for mask in played_by(view):
+        for mask in self.played:
             played |= mask
         self.unknown = ALL_CARDS & ~self.own & ~played
         self.sizes = view.hand_sizes
         self.voids = voids(view)
-        others = [s for s in range(view.rules.players) if s != self.seat]
+        others = [s for s in range(rules.players) if s != self.seat]
         self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
+        self.players = rules.players
+        self.bids = [
+            (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
+            for seat, amount in (bids_to_explain(view) if infer_bids else [])
+        ]
 
-    def deal(self, rng: random.Random, tries: int = 20) -> list[int]:
-        """Each seat's holding: the viewer's own, the others sampled (voids dropped if they must be)."""
+    def deal(self, rng: random.Random, tries: int = 8) -> list[int]:
+        """Each seat's holding: the viewer's own, the others sampled (see the class docstring)."""
+        holdings = self._deal_within_voids(rng)
+        for _ in range(tries if self.bids else 0):
+            if all(
+                bid_amount(holdings[seat] | self.played[seat], self.players, partners) >= amount
+                for seat, amount, partners in self.bids
+            ):
+                break
+            holdings = self._deal_within_voids(rng)
+        return holdings
+
+    def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
+        """A sample that keeps every void shown (dropped only if no such sample is found)."""
         for attempt in range(tries + 1):
             holdings = [0] * len(self.sizes)
             holdings[self.seat] = self.own
@@ -163,12 +214,19 @@ class SearchBot(Bot):
 
     name = "search"
 
-    def __init__(self, seed: int = 0, budget_ms: float | None = 50.0, playouts: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_ms: float | None = 50.0,
+        playouts: int | None = None,
+        infer_bids: bool = True,
+    ) -> None:
         super().__init__(seed)
         if budget_ms is None and playouts is None:
             raise ValueError("a search needs a budget: budget_ms, playouts or both")
         self.budget_ms = budget_ms
         self.playouts = playouts
+        self.infer_bids = infer_bids
 
     def bid(self, view: View) -> Action:
         return self.search(view)
@@ -188,7 +246,7 @@ class SearchBot(Bot):
         deadline = start + min(seconds) if seconds else None
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
-        sampler = Sampler(view)
+        sampler = Sampler(view, self.infer_bids)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
@@ -197,7 +255,7 @@ class SearchBot(Bot):
             root = state_from_view(view, sampler.deal(self.rng))
             rollout = rollout or Rollout(root)
             for i, code in enumerate(legal):
-                state = root.clone()
+                state = root.clone(self.rng)
                 state.apply_action(code)
                 rollout.play_out(state)
                 totals[i] += hand_value(state, before, side)

@@ -211,8 +211,13 @@ class GameState:
             self.apply_action(code)
         return self
 
-    def clone(self) -> GameState:
-        """An independent copy (same position, same generator state for later deals), with no log."""
+    def clone(self, rng: random.Random | None = None) -> GameState:
+        """An independent copy of the position, with no log.
+
+        Later hands are dealt from ``rng`` when given (a search that stops at the end of
+        the hand can pass one generator to all its copies), else from a copy of this
+        state's generator, so the copy deals exactly as the original would.
+        """
         other = GameState.__new__(GameState)
         for name in GameState.__slots__:
             setattr(other, name, getattr(self, name))
@@ -221,8 +226,10 @@ class GameState:
         other.hands = self.hands[:]
         other.trick = self.trick[:]
         other.captured = self.captured[:]
-        other.rng = random.Random(0)
-        other.rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
+        other.rng = rng
         return other
 
     # -- the hot loop -------------------------------------------------------------

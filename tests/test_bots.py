@@ -6,6 +6,7 @@ import random
 import time
 from dataclasses import replace
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
@@ -129,3 +130,22 @@ def test_heuristic_beats_random_in_most_games() -> None:
     """A smoke test of strength (the real figures are measured with `setback match`)."""
     result = play_match(MatchPlan(("heuristic", "random"), Rules(players=2), 30, seed=5, duplicate=True))
     assert result.stats[0].wins >= 24
+
+
+@pytest.mark.soak
+def test_search_beats_heuristic_in_duplicate() -> None:
+    """Two players, 200 duplicate games at 20 ms a decision: search wins more than half, surely."""
+    plan = MatchPlan(("search@budget_ms=20", "heuristic"), Rules(players=2), 200, seed=8, duplicate=True)
+    low, _ = play_match(plan, jobs=2).stats[0].win_interval()
+    assert low > 0.5
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("players", "teams"), [(3, None), (4, 2), (5, None), (6, 3), (7, None)])
+def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: int | None) -> None:
+    """Whole games of search and heuristic bots at every size of table end without an error or timeout."""
+    sides = teams or players
+    specs = ("search@budget_ms=5", *("heuristic",) * (sides - 1))
+    result = play_match(MatchPlan(specs, Rules(players=players, teams=teams, smudge=True), 2, seed=players))
+    assert result.games == 2
+    assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)

@@ -85,6 +85,8 @@ def test_clone_is_independent_and_plays_the_same() -> None:
     while not again.is_terminal():
         again.apply_action(rng.choice(again.legal_actions()))
     assert again.outcome == copy.outcome
+    shared = random.Random(3)
+    assert state.clone(shared).rng is shared and state.clone().rng is not state.rng
 
 
 @settings(max_examples=20, deadline=None)
