@@ -26,7 +26,7 @@ from typing import Any
 from setback.bots.base import Bot
 from setback.bots.registry import bot_factory, bot_name
 from setback.bots.seat import BotSeat, Clock, Limits
-from setback.engine import Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
+from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
 
 _MASK64 = (1 << 64) - 1
 
@@ -82,9 +82,9 @@ class MatchPlan:
 
 async def play_game(game: Game, seats: list[BotSeat]) -> Game:
     """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the hooks."""
-    told = 0
+    news: list[Event] = list(game.events)
     while True:
-        for event in game.events[told:]:
+        for event in news:
             if isinstance(event, HandDealt):
                 for s in seats:
                     await s.notify(s.bot.on_hand_start, game.view(s.seat))
@@ -94,11 +94,10 @@ async def play_game(game: Game, seats: list[BotSeat]) -> Game:
             elif isinstance(event, GameWon):
                 for s in seats:
                     await s.notify(s.bot.on_game_end, event.outcome)
-        told = len(game.events)
         seat = game.to_act
         if seat is None:
             return game
-        game.apply(await seats[seat].decide(game.view(seat)), seat)
+        news = game.apply(await seats[seat].decide(game.view(seat)), seat)
 
 
 def play_with(game: Game, bots: list[Bot], limits: Limits) -> tuple[Game, list[Clock]]:
