@@ -7,10 +7,11 @@ from); :class:`BotSeat` asks a bot for its decisions under a table's :class:`Lim
 
 from setback.bots.base import Bot, Decision, Notice, RandomBot
 from setback.bots.heuristic import HeuristicBot
-from setback.bots.match import MatchPlan, MatchResult, play_match, play_with
+from setback.bots.match import MatchPlan, play_match, play_with
 from setback.bots.registry import BUILTIN, bot_factory, bot_name, load_bot_class
 from setback.bots.search import SearchBot
 from setback.bots.seat import BotSeat, Clock, Limits, fallback
+from setback.bots.tally import MatchResult
 
 __all__ = [
     "BUILTIN", "Bot", "BotSeat", "Clock", "Decision", "HeuristicBot", "Limits", "MatchPlan", "MatchResult",

@@ -13,10 +13,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from setback.bots.match import MatchPlan, MatchResult, play_with
+from setback.bots.match import MatchPlan, play_with
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import bot_factory, bot_name
 from setback.bots.seat import Limits
+from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
 from setback.client.narrate import narrate
 from setback.engine import Game, Rules, game_record

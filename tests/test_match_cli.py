@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from setback.bots.match import MatchPlan, game_seed, play_match, wilson_interval
+from setback.bots.match import MatchPlan, game_seed, play_match
+from setback.bots.tally import wilson_interval
 from setback.cli import main
 from setback.engine import Rules, replay_record
 
