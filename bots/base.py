@@ -1,19 +1,36 @@
-"""What a bot is: a class that bids and plays, given its seat's view."""
+"""What a bot is: a class that bids and plays, given its seat's view.
+
+A bot overrides :meth:`Bot.bid` and :meth:`Bot.play`; each gets the seat's
+:class:`~setback.engine.View` and returns one of ``view.legal``. Either may be a plain
+method or an ``async def``: whoever runs the bot (the offline match runner, later the
+network client) awaits what an async method returns. The hooks are optional and may be
+async too. How a bot is asked, timed and replaced when it fails is
+:class:`setback.bots.seat.BotSeat`'s job, not the bot's.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable
 
-from setback.engine import Action, Phase, View
+from setback.engine import Action, HandResult, Outcome, View
+
+Decision = Action | Awaitable[Action]
+"""What :meth:`Bot.bid` and :meth:`Bot.play` return: an action, or an awaitable of one."""
+
+Notice = None | Awaitable[None]
+"""What a hook returns: nothing, or an awaitable of nothing."""
 
 
 class Bot:
     """A bot: override :meth:`bid` and :meth:`play`; the hooks are optional.
 
     Both methods get the seat's :class:`~setback.engine.View` (own hand, bids, trump,
-    trick so far, tricks played, scores, rules and ``view.legal``) and return one of
-    ``view.legal``. A bot is created once per game seat; ``seed`` makes any randomness
-    it uses reproducible.
+    trick so far, tricks played, scores, rules, ``view.legal`` and ``view.time_left``,
+    the seconds left on this decision's clock) and return one of ``view.legal``. A bot
+    instance plays one seat of one game; ``seed`` makes any randomness it uses
+    reproducible. Constructor keywords after ``seed`` may be given in a SPEC
+    (``search@budget_ms=20``).
     """
 
     name = "bot"
@@ -21,17 +38,25 @@ class Bot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def bid(self, view: View) -> Action:
+    def bid(self, view: View) -> Decision:
         """Pass or bid; ``view.legal`` holds the legal choices."""
         raise NotImplementedError
 
-    def play(self, view: View) -> Action:
+    def play(self, view: View) -> Decision:
         """Play a card; ``view.legal`` holds the cards that follow the rules."""
         raise NotImplementedError
 
-    def act(self, view: View) -> Action:
-        """Dispatch to :meth:`bid` or :meth:`play` by the view's phase."""
-        return self.play(view) if view.phase is Phase.PLAYING else self.bid(view)
+    def on_hand_start(self, view: View) -> Notice:
+        """A hand was dealt: ``view`` shows the new hand before the first bid."""
+        return None
+
+    def on_hand_end(self, result: HandResult) -> Notice:
+        """A hand was scored (a thrown-in hand has no result and no call)."""
+        return None
+
+    def on_game_end(self, outcome: Outcome) -> Notice:
+        """The game is over."""
+        return None
 
 
 class RandomBot(Bot):

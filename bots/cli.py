@@ -1,4 +1,4 @@
-"""The ``setback match`` and ``setback watch`` commands."""
+"""The ``setback match``, ``setback watch`` and ``setback new-bot`` commands."""
 
 from __future__ import annotations
 
@@ -6,37 +6,72 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from setback.bots.match import MatchResult, match_record, play_game, play_match
-from setback.bots.registry import bot_name, load_bot_class
+from setback.bots.match import MatchPlan, play_with
+from setback.bots.match import play_match as run_match
+from setback.bots.registry import bot_factory, bot_name
+from setback.bots.seat import Limits
+from setback.bots.tally import MatchResult
+from setback.bots.template import write_template
 from setback.client.narrate import narrate
 from setback.engine import Game, Rules, game_record
 
 
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(args.decision_ms / 1000 if args.decision_ms else None)
+
+
+def read_finished(path: Path) -> list[dict[str, Any]]:
+    """The complete records in a match's JSONL file; a torn last line (a stopped write) is cut off."""
+    if not path.exists():
+        return []
+    records = []
+    good = 0
+    with path.open("rb") as file:
+        for line in file:
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                break
+            good += len(line)
+    with path.open("r+b") as file:
+        file.truncate(good)
+    return records
+
+
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
-    specs: list[str] = args.bots
+    plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
+    for spec in plan.specs:
+        bot_factory(spec)
+    if args.resume and not args.out:
+        raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
+    finished = read_finished(Path(args.out)) if args.resume else []
     with ExitStack() as stack:
-        out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else None
-        show_progress = not args.json and sys.stderr.isatty()
+        out: IO[str] | None = None
+        if args.out:
+            out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
         progress = stack.enter_context(
             Progress(
                 TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                 console=Console(stderr=True), transient=True,
             )
-        ) if show_progress else None
-        task = progress.add_task("games", total=args.games) if progress else None
+        ) if not args.json and sys.stderr.isatty() else None
+        task = progress.add_task("games", total=plan.games, completed=len(finished)) if progress else None
 
-        def on_game(index: int, game: Game, seats: list[int]) -> None:
+        def on_record(record: dict[str, Any]) -> None:
             if out is not None:
-                out.write(json.dumps(match_record(game, specs, seats, args.seed, index)) + "\n")
+                out.write(json.dumps(record) + "\n")
+                out.flush()
             if progress is not None and task is not None:
                 progress.advance(task)
 
-        result = play_match(specs, args.games, args.seed, rules, on_game)
+        result = run_match(plan, jobs=args.jobs, finished=finished, on_record=on_record)
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
@@ -46,29 +81,43 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
 
 def print_result(result: MatchResult) -> None:
     """The result table, one row a bot."""
-    table = Table(title=f"{result.games} games, seed {result.seed}")
-    for column in ("bot", "games", "wins", "win %", "95% CI", "points/hand", "bids won", "made", "set"):
+    plan = result.plan
+    title = f"{result.games} games, seed {plan.seed}" + (", duplicate" if plan.duplicate else "")
+    table = Table(title=title)
+    columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "bids made/set", "ms/decision",
+               "timeouts", "errors"]
+    rated = any(s.rating for s in result.stats)
+    for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for s in result.stats:
         low, high = s.win_interval()
         per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
+        rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         table.add_row(
-            s.spec, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f}", f"{100 * low:.1f}-{100 * high:.1f}",
-            per_hand, str(s.bids_won), str(s.bids_made), str(s.bids_set),
+            s.spec, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
+            per_hand, f"{s.bids_made}/{s.bids_set}", f"{s.decision_ms:.2f}", str(s.clock.timeouts),
+            str(s.clock.errors), *rating,
         )
-    Console().print(table)
+    Console(width=None if sys.stdout.isatty() else 160).print(table)
 
 
 def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     specs: list[str] = args.bots
     if len(specs) != rules.players:
         raise ValueError(f"{len(specs)} bots named for a table of {rules.players} players")
-    bots = [load_bot_class(spec)(seed=args.seed + seat) for seat, spec in enumerate(specs)]
-    game = play_game(Game(rules, args.seed), bots)
+    bots = [bot_factory(spec)(args.seed + seat) for seat, spec in enumerate(specs)]
+    game, _ = play_with(Game(rules, args.seed), bots, limits_from(args))
     if args.json:
         print(json.dumps(game_record(game, players=specs)))
         return 0
     names = [f"{bot_name(spec)}#{seat}" for seat, spec in enumerate(specs)]
     for line in narrate(game.events, rules, names):
         print(line)
+    return 0
+
+
+def run_new_bot_command(args: argparse.Namespace) -> int:
+    path, class_name = write_template(args.name, Path(args.dir))
+    print(f"wrote {path}, a commented bot to change. Run it in a match:")
+    print(f"  setback match {path}:{class_name} random --games 20 --seed 1")
     return 0

@@ -1,173 +1,194 @@
 """Bot-vs-bot matches played straight through the engine (no network).
 
-Game ``i`` of a match with seed ``S`` is dealt from :func:`game_seed` ``(S, i)`` and
-seats bot ``(s + i) % n`` at seat ``s``, so every bot plays from every seat in turn
-and the whole match is reproducible from its seed.
+A :class:`MatchPlan` names the bots (SPECs), the rules, the number of games and the
+match seed; everything else follows from it. Seating: with one SPEC a seat, game ``i``
+seats bot ``(s + i) % n`` at seat ``s``; with one SPEC a side (``--teams T`` and T SPECs),
+side ``j`` is played by bot ``(j + i) % T``, every seat of the side by its own instance.
+Game ``i`` is dealt from :func:`game_seed` ``(S, i)``; in duplicate play deal ``i // n`` is
+replayed ``n`` times (n: the number of SPECs), once per rotation, with new bots each time.
+
+Each game becomes a JSONL record (:func:`setback.engine.game_record` plus the ``match``
+fields of spec.md section 5), and the match's totals are tallied from the records
+alone, so a stopped match resumes from its file.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator
+import asyncio
+import functools
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from setback.bots.base import Bot
-from setback.bots.registry import bot_name, load_bot_class
-from setback.engine import Game, HandScored, Rules, game_record, plain
+from setback.bots.registry import bot_factory
+from setback.bots.seat import BotSeat, Clock, Limits
+from setback.bots.tally import MatchResult
+from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
 
 _MASK64 = (1 << 64) - 1
 
 
 def game_seed(match_seed: int, index: int) -> int:
-    """The seed of game ``index`` in a match seeded ``match_seed`` (splitmix64 of both)."""
+    """The seed of deal ``index`` in a match seeded ``match_seed`` (splitmix64 of both)."""
     z = (match_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return (z ^ (z >> 31)) >> 1
 
 
-def play_game(game: Game, bots: list[Bot]) -> Game:
-    """Play ``game`` to its end, asking ``bots[seat]`` for every decision."""
-    while not game.is_over:
-        seat = game.to_act
-        assert seat is not None
-        game.apply(bots[seat].act(game.view(seat)), seat)
-    return game
+@dataclass(frozen=True)
+class MatchPlan:
+    """What a match is: its bots (SPECs, in order), rules, games, seed, duplicate play and clock."""
 
+    specs: tuple[str, ...]
+    rules: Rules
+    games: int
+    seed: int = 0
+    duplicate: bool = False
+    limits: Limits = field(default_factory=Limits)
 
-@dataclass
-class BotStats:
-    """One bot's totals over a match."""
-
-    spec: str
-    name: str
-    games: int = 0
-    wins: int = 0
-    hands: int = 0
-    points: int = 0
-    bids_won: int = 0
-    bids_made: int = 0
-    bids_set: int = 0
+    def __post_init__(self) -> None:
+        n, rules = len(self.specs), self.rules
+        if n != rules.players and (rules.teams is None or n != rules.teams):
+            sides = f" or one a side ({rules.teams})" if rules.teams else ""
+            raise ValueError(f"{n} bots named for a table of {rules.players} players: "
+                             f"name one bot a seat ({rules.players}){sides}")
+        if self.games < 0:
+            raise ValueError(f"games must be 0 or more, not {self.games}")
+        if self.duplicate and self.games % n:
+            raise ValueError(f"duplicate play replays each deal {n} times: --games must be a multiple of {n}")
 
     @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+    def by_side(self) -> bool:
+        """True when each SPEC plays a whole side rather than one seat."""
+        return len(self.specs) != self.rules.players
 
-    def win_interval(self) -> tuple[float, float]:
-        """The Wilson score 95% confidence interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
+    def seating(self, index: int) -> tuple[int, ...]:
+        """Which bot (by its position in ``specs``) plays each seat in game ``index``."""
+        n = len(self.specs)
+        unit = self.rules.side_of if self.by_side else int
+        return tuple((unit(seat) + index) % n for seat in range(self.rules.players))
 
-    def as_dict(self) -> dict[str, Any]:
-        low, high = self.win_interval()
-        return {
-            "spec": self.spec,
-            "name": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": round(self.win_rate, 4),
-            "win_rate_ci95": [round(low, 4), round(high, 4)],
-            "hands": self.hands,
-            "points_per_hand": round(self.points / self.hands, 4) if self.hands else 0.0,
-            "bids_won": self.bids_won,
-            "bids_made": self.bids_made,
-            "bids_set": self.bids_set,
-        }
+    def deal(self, index: int) -> int:
+        """The deal game ``index`` is played from: the game itself, or in duplicate play ``index // n``."""
+        return index // len(self.specs) if self.duplicate else index
+
+    def game_seed(self, index: int) -> int:
+        return game_seed(self.seed, self.deal(index))
 
 
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for ``wins`` out of ``games`` (0, 1 when there are none)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+async def play_game(game: Game, seats: list[BotSeat]) -> Game:
+    """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the hooks."""
+    news: list[Event] = list(game.events)
+    while True:
+        for event in news:
+            if isinstance(event, HandDealt):
+                for s in seats:
+                    await s.notify(s.bot.on_hand_start, game.view(s.seat))
+            elif isinstance(event, HandScored):
+                for s in seats:
+                    await s.notify(s.bot.on_hand_end, event.result)
+            elif isinstance(event, GameWon):
+                for s in seats:
+                    await s.notify(s.bot.on_game_end, event.outcome)
+        seat = game.to_act
+        if seat is None:
+            return game
+        news = game.apply(await seats[seat].decide(game.view(seat)), seat)
 
 
-@dataclass
-class MatchResult:
-    """The totals of a match, bot by bot, in the order the bots were named."""
-
-    rules: Rules
-    seed: int
-    games: int = 0
-    stats: list[BotStats] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rules": plain(self.rules),
-            "seed": self.seed,
-            "games": self.games,
-            "bots": [s.as_dict() for s in self.stats],
-        }
+def play_with(game: Game, bots: list[Bot], limits: Limits) -> tuple[Game, list[Clock]]:
+    """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's clock."""
+    seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
+    try:
+        asyncio.run(play_game(game, seats))
+    finally:
+        for s in seats:
+            s.close()
+    return game, [s.clock for s in seats]
 
 
-def seating(n_bots: int, index: int) -> list[int]:
-    """Which bot (by position in the match) sits at each seat in game ``index``."""
-    return [(seat + index) % n_bots for seat in range(n_bots)]
+def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
+    """Play game ``index`` of ``plan`` with new bots and return its record."""
+    seating = plan.seating(index)
+    seed = plan.game_seed(index)
+    bots = [bot_factory(plan.specs[b])(seed + seat) for seat, b in enumerate(seating)]
+    game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits)
+    return game_record(
+        game,
+        players=[plan.specs[b] for b in seating],
+        match={
+            "seed": plan.seed,
+            "game": index,
+            "deal": plan.deal(index),
+            "duplicate": plan.duplicate,
+            "seating": list(seating),
+            "limit": plan.limits.decision,
+            "clock": [plain(c) for c in clocks],
+        },
+    )
+
+
+def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
+    """The game index of a record written by ``plan``'s match; ValueError if another match wrote it."""
+    match = record.get("match") or {}
+    index = match.get("game")
+    if (
+        not isinstance(index, int)
+        or not 0 <= index < plan.games
+        or match.get("seed") != plan.seed
+        or match.get("duplicate", False) != plan.duplicate
+        or rules_of(record["rules"]) != plan.rules
+        or tuple(match.get("seating", ())) != plan.seating(index)
+        or record["players"] != [plan.specs[b] for b in plan.seating(index)]
+        or record.get("outcome") is None
+    ):
+        raise ValueError(f"record of game {index} is not from this match (other bots, seed, rules or games)")
+    return index
 
 
 def play_match(
-    specs: list[str],
-    games: int,
-    seed: int,
-    rules: Rules,
-    on_game: Callable[[int, Game, list[int]], None] | None = None,
+    plan: MatchPlan,
+    *,
+    jobs: int = 1,
+    finished: Iterable[dict[str, Any]] = (),
+    on_record: Callable[[dict[str, Any]], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games between the bots named by ``specs`` (one a seat)."""
-    if len(specs) != rules.players:
-        raise ValueError(f"{len(specs)} bots named for a table of {rules.players} players")
-    classes = [load_bot_class(spec) for spec in specs]
-    result = MatchResult(rules, seed, stats=[BotStats(spec, bot_name(spec)) for spec in specs])
-    for index, game, seats in _games(classes, games, seed, rules):
-        _tally(result, game, seats)
-        if on_game is not None:
-            on_game(index, game, seats)
+    """Play the games of ``plan`` not among ``finished`` records, on ``jobs`` processes; tally them all.
+
+    ``on_record`` gets each new game's record, in game order. With deterministic bots the
+    result is the same for any ``jobs``.
+    """
+    result = MatchResult(plan)
+    done: set[int] = set()
+    for record in finished:
+        index = check_record(plan, record)
+        if index not in done:
+            done.add(index)
+            result.add(record)
+    for record in _records(plan, [i for i in range(plan.games) if i not in done], jobs):
+        result.add(record)
+        if on_record is not None:
+            on_record(record)
+    if len(plan.specs) > 2:
+        result.rate()
     return result
 
 
-def _games(
-    classes: list[type[Bot]], games: int, seed: int, rules: Rules
-) -> Iterator[tuple[int, Game, list[int]]]:
-    for index in range(games):
-        gseed = game_seed(seed, index)
-        seats = seating(len(classes), index)
-        bots = [classes[b](seed=gseed + seat) for seat, b in enumerate(seats)]
-        yield index, play_game(Game(rules, gseed), bots), seats
-
-
-def _tally(result: MatchResult, game: Game, seats: list[int]) -> None:
-    rules = game.rules
-    outcome = game.outcome
-    assert outcome is not None
-    result.games += 1
-    for seat, b in enumerate(seats):
-        stats = result.stats[b]
-        stats.games += 1
-        if rules.side_of(seat) == outcome.winner:
-            stats.wins += 1
-    for event in game.events:
-        if not isinstance(event, HandScored):
-            continue
-        hand = event.result
-        for seat, b in enumerate(seats):
-            stats = result.stats[b]
-            stats.hands += 1
-            stats.points += hand.points[rules.side_of(seat)]
-        pitcher = result.stats[seats[hand.pitcher]]
-        pitcher.bids_won += 1
-        if hand.set_back:
-            pitcher.bids_set += 1
-        else:
-            pitcher.bids_made += 1
-
-
-def match_record(game: Game, specs: list[str], seats: list[int], seed: int, index: int) -> dict[str, Any]:
-    """The JSONL record of one match game: the game record plus who sat where."""
-    return game_record(
-        game,
-        players=[specs[b] for b in seats],
-        match={"seed": seed, "game": index},
-    )
+def _records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs == 1 or len(indexes) < 2:
+        for index in indexes:
+            yield run_game(plan, index)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    try:
+        yield from pool.map(functools.partial(run_game, plan), indexes)
+    finally:
+        pool.shutdown(cancel_futures=True)

@@ -3,7 +3,8 @@
 Make a :class:`Rules`, start a :class:`Game` from a seed, and drive it: ask
 ``to_act`` and ``legal_actions()``, ``apply()`` an action, read the events it
 returns and ``view(seat)``. :class:`GameState` is the fast core under it for
-search code, speaking integer action codes.
+search code, speaking integer action codes; :func:`state_from_view` rebuilds it
+from a seat's view and sampled hidden hands.
 """
 
 from setback.engine.actions import (
@@ -39,6 +40,7 @@ from setback.engine.events import (
     WinReason,
 )
 from setback.engine.game import Game, IllegalActionError, NotYourTurnError, Setup, View, redact
+from setback.engine.position import hand_actions, played_by, state_from_view
 from setback.engine.record import game_record, plain, replay_record, rules_of
 from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TARGETS, Rules
 from setback.engine.state import GameState
@@ -49,6 +51,6 @@ __all__ = [
     "Draw", "Event", "Game", "GameState", "GameWon", "HandDealt", "HandResult", "HandScored",
     "HandThrownIn", "IllegalActionError", "NotYourTurnError", "Outcome", "Pass", "Passed",
     "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
-    "WinReason", "action_of", "cards_of", "game_record", "mask_of", "parse_action", "plain",
-    "redact", "replay_record", "rules_of",
+    "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
+    "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view",
 ]

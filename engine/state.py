@@ -140,6 +140,8 @@ class GameState:
         self.dealt = ()
         self.trick = []
         self.captured = [0] * rules.sides
+        self.leader = self.winner = self.best = 0
+        self.strength = ()
 
     @classmethod
     def from_deal(
@@ -150,12 +152,17 @@ class GameState:
         seed: int = 0,
         scores: list[int] | tuple[int, ...] | None = None,
         log: list[Event] | None = None,
+        *,
+        hand_number: int = 1,
     ) -> GameState:
         """A game whose current hand was dealt ``hands`` (bit masks) by ``dealer``, in bidding.
 
         For set positions (rule tests, puzzles, search): no draw for dealer is made, the
-        scores start from ``scores`` (zeros by default), and later hands are dealt from ``seed``.
+        scores start from ``scores`` (zeros by default), the hand is number ``hand_number``
+        and later hands are dealt from ``seed``.
         """
+        if hand_number < 1:
+            raise ValueError(f"hand_number must be at least 1, not {hand_number}")
         if len(hands) != rules.players or any(h.bit_count() != HAND_SIZE for h in hands):
             raise ValueError(f"a deal is {HAND_SIZE} cards to each of {rules.players} seats")
         union = 0
@@ -170,9 +177,60 @@ class GameState:
                 raise ValueError(f"{len(scores)} scores for {rules.sides} sides")
             self.scores = list(scores)
         self.dealer = dealer
-        self.hand_number = 1
+        self.hand_number = hand_number
         self._start_hand(list(hands), cut=0)
         return self
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        dealt: list[int] | tuple[int, ...],
+        dealer: int,
+        actions: list[int] | tuple[int, ...],
+        *,
+        scores: list[int] | tuple[int, ...] | None = None,
+        hand_number: int = 1,
+        seed: int = 0,
+        log: list[Event] | None = None,
+    ) -> GameState:
+        """A game in the middle of a hand: ``dealt`` (bit masks) by ``dealer``, then ``actions``.
+
+        ``actions`` are the codes taken so far in this hand, bids first, then plays in
+        order; each is checked to be legal (ValueError otherwise) and the hand is played
+        up to that point, so bids, pitcher, trump, the trick in progress, captured cards and
+        the jack's capturer follow exactly as in the real game. ``scores`` are the scores
+        before this hand and ``hand_number`` its number; hands after it are dealt from
+        ``seed``. Search code calls this with sampled hidden hands (see
+        :func:`setback.engine.state_from_view`).
+        """
+        self = cls.from_deal(rules, dealt, dealer, seed, scores, log, hand_number=hand_number)
+        for code in actions:
+            if self.hand_number != hand_number or code not in self.legal_actions():
+                raise ValueError(f"action code {code} is not legal at this point of hand {hand_number}")
+            self.apply_action(code)
+        return self
+
+    def clone(self, rng: random.Random | None = None) -> GameState:
+        """An independent copy of the position, with no log.
+
+        Later hands are dealt from ``rng`` when given (a search that stops at the end of
+        the hand can pass one generator to all its copies), else from a copy of this
+        state's generator, so the copy deals exactly as the original would.
+        """
+        other = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.log = None
+        other.scores = self.scores[:]
+        other.hands = self.hands[:]
+        other.trick = self.trick[:]
+        other.captured = self.captured[:]
+        if rng is None:
+            rng = random.Random(0)
+            rng.setstate(self.rng.getstate())
+        other.rng = rng
+        return other
 
     # -- the hot loop -------------------------------------------------------------
 

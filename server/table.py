@@ -19,7 +19,7 @@ from typing import Any, Literal
 import msgspec
 import structlog
 
-from setback.bots import BUILTIN, Bot
+from setback.bots import BUILTIN, BotSeat, Limits
 from setback.engine import Action, Event, Game, HandDealt, HandScored, Rules, parse_action, plain
 from setback.protocol import Code, encode
 from setback.protocol.convert import (
@@ -51,8 +51,15 @@ from setback.server.store import SeatRow, Store, TableRow, token_hash
 
 log = structlog.get_logger("setback.table")
 
-STAND_IN = "random"
+STAND_IN = "heuristic"
 """The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
+BUILTIN_LIMITS = Limits(decision=10.0)
+"""Built-in bots play off the table's clock, but none may think longer than this."""
+
+
+def builtin_bot(name: str, seat: int) -> BotSeat:
+    """A built-in bot at ``seat``, asked the way every bot is (:class:`setback.bots.BotSeat`)."""
+    return BotSeat(BUILTIN[name](seed=secrets.randbits(32)), seat, BUILTIN_LIMITS)
 
 
 class RefusedError(Exception):
@@ -75,7 +82,7 @@ class Seat:
     """The SHA-256 of the token that holds the seat (never the token itself)."""
     peer: Peer | None = None
     ready: bool = False
-    bot: Bot | None = None
+    bot: BotSeat | None = None
     """The built-in bot playing the seat: a built-in seat's own, or a stand-in's."""
     builtin: str | None = None
     """A built-in seat's bot name."""
@@ -107,6 +114,8 @@ class Pending:
     seat: int
     deadline: float | None
     timer: asyncio.TimerHandle | None = None
+    thinking: asyncio.Future[Action] | None = None
+    """A built-in bot's decision in progress."""
 
 
 @dataclass
@@ -229,7 +238,7 @@ class Table:
         chosen = self._free_seat(seat)
         chosen.kind = "builtin"
         chosen.name = f"{name}-{chosen.index}"
-        chosen.bot = BUILTIN[name](seed=secrets.randbits(32))
+        chosen.bot = builtin_bot(name, chosen.index)
         chosen.builtin = name
         chosen.ready = True
         chosen.rating = self._rating(chosen)
@@ -391,7 +400,7 @@ class Table:
             seat.token_hash = saved.token_hash
             seat.builtin = saved.bot
             if saved.kind == "builtin" and saved.bot in BUILTIN:
-                seat.bot = BUILTIN[saved.bot](seed=secrets.randbits(32))
+                seat.bot = builtin_bot(saved.bot, seat.index)
                 seat.ready = True
             seat.rating = self._rating(seat)
         if row.game is None:
@@ -510,25 +519,18 @@ class Table:
         seat.peer.send(Decide(table=self.id, request=pending.request, seat=seat.index, view=view, clock=clock))
 
     def _think(self, seat: Seat, pending: Pending) -> None:
-        """A built-in bot decides in a worker thread; its answer is applied if still wanted."""
+        """A built-in bot decides (its own thread or task, under :data:`BUILTIN_LIMITS`); its
+        answer is applied if that decision is still wanted. A failing bot gets the fallback."""
         assert self.game is not None and seat.bot is not None
-        view = self.game.view(seat.index)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, seat.bot.act, view)
+        task = asyncio.ensure_future(seat.bot.decide(self.game.view(seat.index)))
+        pending.thinking = task
 
-        def done(task: asyncio.Future[Action]) -> None:
-            if self.pending is not pending:
+        def done(finished: asyncio.Future[Action]) -> None:
+            if self.pending is not pending or finished.cancelled():
                 return
-            error = task.exception()
-            if error is not None:
-                log.error("bot_failed", table=self.id, seat=seat.index, error=repr(error))
-                self._guard(self._apply, self._fallback(), seat.index)
-            else:
-                action = task.result()
-                chosen = action if self.game is not None and self.game.is_legal(action) else self._fallback()
-                self._guard(self._apply, chosen, seat.index)
+            self._guard(self._apply, finished.result(), seat.index)
 
-        future.add_done_callback(done)
+        task.add_done_callback(done)
 
     def _fallback(self) -> Action:
         """The timeout policy: the legal action with the lowest code (spec.md, "Clocks")."""
@@ -555,7 +557,7 @@ class Table:
 
     def _stand_in(self, seat: Seat, why: str, think: bool = True) -> None:
         """A built-in bot plays the seat until its player comes back (or the game ends)."""
-        seat.bot = BUILTIN[STAND_IN](seed=secrets.randbits(32))
+        seat.bot = builtin_bot(STAND_IN, seat.index)
         log.info("stand_in", table=self.id, seat=seat.index, why=why)
         self.on_change(self)
         pending = self.pending

@@ -34,6 +34,15 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_clock_argument(parser: argparse.ArgumentParser) -> None:
+    """The per-decision limit that the offline runner holds every bot to."""
+    parser.add_argument(
+        "--decision-ms", type=float, default=1000.0,
+        help="per-decision limit in ms; a bot over it is timed out and the lowest-code legal action "
+        "is played for it (default 1000; 0: none)",
+    )
+
+
 def rules_from(args: argparse.Namespace, players: int) -> Rules:
     """The :class:`Rules` the flags of :func:`add_rules_arguments` ask for."""
     return Rules(
@@ -57,6 +66,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from setback.bots.cli import run_watch_command
 
     return run_watch_command(args, rules_from(args, len(args.bots)))
+
+
+def cmd_new_bot(args: argparse.Namespace) -> int:
+    from setback.bots.cli import run_new_bot_command
+
+    return run_new_bot_command(args)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -184,17 +199,28 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     match = command("match", cmd_match, "play seeded bot-vs-bot games and print the result table")
-    match.add_argument("bots", nargs="+", metavar="BOT", help="bot SPECs, one a seat (e.g. random)")
+    match.add_argument(
+        "bots", nargs="+", metavar="BOT", help="bot SPECs: one a seat, or one a side with --teams"
+    )
     match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    match.add_argument(
+        "--duplicate", action="store_true", help="replay every deal once per rotation of the bots' seats"
+    )
+    match.add_argument("--jobs", type=int, default=1, help="processes to play games on (default 1)")
     match.add_argument("--out", metavar="FILE.jsonl", help="write one JSON record per game")
+    match.add_argument(
+        "--resume", action="store_true", help="keep the games already in --out and play only the rest"
+    )
     match.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_clock_argument(match)
     add_rules_arguments(match)
 
     watch = command("watch", cmd_watch, "play one game between bots and tell it hand by hand")
     watch.add_argument("bots", nargs="*", default=["random"] * 4, metavar="BOT", help="bot SPECs, one a seat")
     watch.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
+    add_clock_argument(watch)
     add_rules_arguments(watch)
 
     serve = command("serve", cmd_serve, "run the LAN game server")
@@ -228,6 +254,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", metavar="FILE.jsonl", help="write here instead of stdout")
     leaderboard = with_db(command("leaderboard", cmd_leaderboard, "ratings and win/loss from rated tables"))
     leaderboard.add_argument("--json", action="store_true", help="print it as JSON")
+
+    new_bot = command("new-bot", cmd_new_bot, "write NAME.py, a commented bot to start from")
+    new_bot.add_argument("name", metavar="NAME", help="the bot's file and class name (a Python identifier)")
+    new_bot.add_argument("--dir", default=".", help="where to write it (default: here)")
 
     bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
     bench.add_argument("name", choices=["engine", "server"], help="which benchmark")

@@ -1,0 +1,81 @@
+"""``heuristic``: the seeds' strategy advice, as a bot (see :mod:`setback.bots.tactics`)."""
+
+from __future__ import annotations
+
+from setback.bots.base import Bot
+from setback.bots.tactics import (
+    JACK,
+    PIPS,
+    bid_amount,
+    choose_bid,
+    follow_card,
+    lead_card,
+    pitch_card,
+    strength,
+)
+from setback.engine import ACTIONS, Action, BidMade, View, mask_of
+
+ALL_CARDS = (1 << 52) - 1
+
+
+def partners_of(view: View, seat: int) -> int:
+    """How many partners ``seat`` has at this table (0 in cutthroat)."""
+    return len(view.rules.seats_of(view.rules.side_of(seat))) - 1
+
+
+def unseen_by(view: View) -> int:
+    """The cards the viewer has not seen this hand: not in its hand, not played."""
+    seen = mask_of(view.hand)
+    for trick in view.tricks:
+        for play in trick.plays:
+            seen |= 1 << play.card
+    for play in view.trick:
+        seen |= 1 << play.card
+    return ALL_CARDS & ~seen
+
+
+class HeuristicBot(Bot):
+    """Counts sure points to bid, pitches its highest trump, protects the jack, captures tens,
+    and plays to its partner: for 2-7 players, cutthroat or partnerships, every option."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
+        super().__init__(seed)
+        self.boldness = boldness
+
+    def bid(self, view: View) -> Action:
+        assert view.seat is not None
+        rules = view.rules
+        hand = mask_of(view.hand)
+        amount = bid_amount(hand, rules.players, partners_of(view, view.seat), self.boldness)
+        made = [b for b in view.bids if isinstance(b, BidMade)]
+        high = made[-1].amount if made else 0
+        partner_high = bool(made) and rules.side_of(made[-1].seat) == rules.side_of(view.seat)
+        legal = tuple(a.code for a in view.legal)
+        return ACTIONS[choose_bid(legal, amount, high, partner_high)]
+
+    def play(self, view: View) -> Action:
+        assert view.seat is not None
+        rules = view.rules
+        hand = mask_of(view.hand)
+        legal = [a.code for a in view.legal]
+        if len(legal) == 1:
+            return view.legal[0]
+        if view.trump is None:
+            return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat))]
+        trump = int(view.trump)
+        unseen = unseen_by(view)
+        if not view.trick:
+            return ACTIONS[lead_card(hand, trump, unseen)]
+        led = view.trick[0].card // 13
+        best, winner = max((strength(p.card, trump, led), p.seat) for p in view.trick)
+        value = sum(PIPS[p.card] for p in view.trick)
+        value += 10 * any(p.card == 13 * trump + JACK for p in view.trick)
+        return ACTIONS[follow_card(
+            legal, trump, led, best,
+            partner_winning=rules.side_of(winner) == rules.side_of(view.seat),
+            last=len(view.trick) == rules.players - 1,
+            trick_value=value,
+            unseen=unseen,
+        )]

@@ -1,0 +1,268 @@
+"""``search``: determinized Monte Carlo (PIMC) on the fast core.
+
+For each decision the bot samples the hidden cards many times (a determinization: the
+other seats' hands, consistent with everything the seat knows: its own hand, the cards
+played, the voids a seat showed by playing neither the suit led nor trump, and how
+many cards each seat holds; undealt cards are unknown; and, with ``infer_bids``,
+hands that would have bid what each other seat bid), rebuilds the game with
+:func:`setback.engine.state_from_view`, and plays every legal action out to the end of
+the hand with the cheap policy of :mod:`setback.bots.tactics` for every seat (rollouts
+see the sampled cards, as PIMC does). Each action scores the change of the scores
+it led to: its side's gain less the other sides' mean gain, plus or minus
+:data:`WIN_VALUE` when the hand decided the game. Every action is tried on the same
+samples, and the best mean wins.
+
+Bids are searched the same way: each legal bid (and the pass) is played out, the
+other seats bidding by the tactics' point count, the pitcher pitching its best suit;
+so a bid is worth the points it expects to make, less the risk of being set back.
+
+The budget is per decision: ``budget_ms`` of wall time (checked after every sample)
+and/or ``playouts`` rollouts in all; the table's clock (``view.time_left``) caps it too.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from setback.bots.base import Bot
+from setback.bots.tactics import (
+    JACK,
+    PIPS,
+    SUIT,
+    bid_amount,
+    cards,
+    choose_bid,
+    follow_card,
+    lead_card,
+    pitch_card,
+)
+from setback.engine import (
+    ACTIONS,
+    Action,
+    BidMade,
+    GameState,
+    Phase,
+    View,
+    mask_of,
+    played_by,
+    state_from_view,
+)
+
+WIN_VALUE = 10.0
+"""What deciding the game is worth, in points of the hand's score difference."""
+ALL_CARDS = (1 << 52) - 1
+CLOCK_SHARE = 0.5
+"""The share of ``view.time_left`` a decision may use at most."""
+
+
+def voids(view: View) -> list[int]:
+    """For each seat, the mask of the suits it has shown it holds no more of."""
+    out = [0] * view.rules.players
+    trump = view.trump
+    for trick in (*(t.plays for t in view.tricks), view.trick):
+        if not trick:
+            continue
+        led = trick[0].card // 13
+        for play in trick[1:]:
+            suit = play.card // 13
+            if suit not in (led, trump):
+                out[play.seat] |= SUIT[led]
+    return out
+
+
+def bids_to_explain(view: View) -> list[tuple[int, int]]:
+    """The other seats' bids, as ``(seat, amount)``, that a sample should give them a hand for.
+
+    A forced dealer's bid explains nothing: the dealer had to bid.
+    """
+    rules = view.rules
+    out = []
+    high = 0
+    for bid in view.bids:
+        if isinstance(bid, BidMade):
+            forced = high == 0 and bid.seat == view.dealer and rules.forced_dealer_bid
+            if bid.seat != view.seat and not forced:
+                out.append((bid.seat, bid.amount))
+            high = bid.amount
+    return out
+
+
+class Sampler:
+    """Deals the cards a seat cannot see to the other seats at random, within what the seat knows.
+
+    With ``infer_bids``, a sample is redrawn (a few times at most) until every other seat
+    that bid was dealt a hand the tactics' point count would bid as much on.
+    """
+
+    def __init__(self, view: View, infer_bids: bool = True) -> None:
+        assert view.seat is not None
+        rules = view.rules
+        self.seat = view.seat
+        self.own = mask_of(view.hand)
+        self.played = played_by(view)
+        played = 0
+        for mask in self.played:
+            played |= mask
+        self.unknown = ALL_CARDS & ~self.own & ~played
+        self.sizes = view.hand_sizes
+        self.voids = voids(view)
+        others = [s for s in range(rules.players) if s != self.seat]
+        self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
+        self.players = rules.players
+        self.bids = [
+            (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
+            for seat, amount in (bids_to_explain(view) if infer_bids else [])
+        ]
+
+    def deal(self, rng: random.Random, tries: int = 8) -> list[int]:
+        """Each seat's holding: the viewer's own, the others sampled (see the class docstring)."""
+        holdings = self._deal_within_voids(rng)
+        for _ in range(tries if self.bids else 0):
+            if all(
+                bid_amount(holdings[seat] | self.played[seat], self.players, partners) >= amount
+                for seat, amount, partners in self.bids
+            ):
+                break
+            holdings = self._deal_within_voids(rng)
+        return holdings
+
+    def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
+        """A sample that keeps every void shown (dropped only if no such sample is found)."""
+        for attempt in range(tries + 1):
+            holdings = [0] * len(self.sizes)
+            holdings[self.seat] = self.own
+            left = self.unknown
+            for seat in self.order:
+                allowed = left if attempt == tries else left & ~self.voids[seat]
+                pool = cards(allowed)
+                if len(pool) < self.sizes[seat]:
+                    break
+                for card in rng.sample(pool, self.sizes[seat]):
+                    holdings[seat] |= 1 << card
+                left &= ~holdings[seat]
+            else:
+                return holdings
+        raise AssertionError("the cards left cannot fill the other hands")
+
+
+class Rollout:
+    """The cheap policy every seat follows when a sampled hand is played out."""
+
+    def __init__(self, state: GameState) -> None:
+        rules = state.rules
+        self.players = rules.players
+        self.side_of = state.side_of
+        self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
+
+    def action(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.to_act
+        hand = state.hands[seat]
+        if state.phase is Phase.BIDDING:
+            pitcher = state.pitcher
+            partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
+            amount = bid_amount(hand, self.players, self.partners[seat])
+            return choose_bid(legal, amount, state.high_bid, partner_high)
+        trump = state.trump
+        if trump is None:
+            return pitch_card(hand, self.players, self.partners[seat])
+        trick = state.trick
+        hands = state.hands
+        if not trick:
+            others = 0
+            for mask in hands:
+                others |= mask
+            return lead_card(hand, trump, others & ~hand)
+        after = 0
+        nxt = state.next_seat
+        other = nxt[seat]
+        while other != state.leader:
+            after |= hands[other]
+            other = nxt[other]
+        jack = 13 * trump + JACK
+        value = 0
+        for card in trick:
+            value += 10 if card == jack else PIPS[card]
+        return follow_card(
+            legal, trump, trick[0] // 13, state.best, self.side_of[state.winner] == self.side_of[seat],
+            len(trick) == self.players - 1, value, after,
+        )
+
+    def play_out(self, state: GameState) -> None:
+        """Play the hand in progress to its end (or the game's)."""
+        hand = state.hand_number
+        while state.hand_number == hand and state.phase is not Phase.GAME_OVER:
+            state.apply_action(self.action(state))
+
+
+def hand_value(state: GameState, before: list[int], side: int) -> float:
+    """What the hand just played out was worth to ``side`` (see the module docstring)."""
+    deltas = [after - b for after, b in zip(state.scores, before, strict=True)]
+    others = (sum(deltas) - deltas[side]) / (len(deltas) - 1)
+    value = deltas[side] - others
+    outcome = state.outcome
+    if outcome is not None:
+        value += WIN_VALUE if outcome.winner == side else -WIN_VALUE
+    return value
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo search with ``budget_ms`` per decision and/or ``playouts`` rollouts."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_ms: float | None = 50.0,
+        playouts: int | None = None,
+        infer_bids: bool = True,
+    ) -> None:
+        super().__init__(seed)
+        if budget_ms is None and playouts is None:
+            raise ValueError("a search needs a budget: budget_ms, playouts or both")
+        self.budget_ms = budget_ms
+        self.playouts = playouts
+        self.infer_bids = infer_bids
+
+    def bid(self, view: View) -> Action:
+        return self.search(view)
+
+    def play(self, view: View) -> Action:
+        return self.search(view)
+
+    def search(self, view: View) -> Action:
+        """The legal action whose rollouts scored best on average."""
+        start = time.perf_counter()
+        legal = [a.code for a in view.legal]
+        if len(legal) == 1:
+            return view.legal[0]
+        seconds = [self.budget_ms / 1000] if self.budget_ms is not None else []
+        if view.time_left is not None:
+            seconds.append(view.time_left * CLOCK_SHARE)
+        deadline = start + min(seconds) if seconds else None
+        assert view.seat is not None
+        side = view.rules.side_of(view.seat)
+        sampler = Sampler(view, self.infer_bids)
+        before = list(view.scores)
+        totals = [0.0] * len(legal)
+        rollout: Rollout | None = None
+        done = 0
+        while True:
+            root = state_from_view(view, sampler.deal(self.rng))
+            rollout = rollout or Rollout(root)
+            for i, code in enumerate(legal):
+                state = root.clone(self.rng)
+                state.apply_action(code)
+                rollout.play_out(state)
+                totals[i] += hand_value(state, before, side)
+            done += len(legal)
+            if (self.playouts is not None and done >= self.playouts) or (
+                deadline is not None and time.perf_counter() >= deadline
+            ):
+                break
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        return ACTIONS[legal[best]]

@@ -1,0 +1,179 @@
+"""Asking a bot for its decisions under a table's clock, so that no bot can hang or crash a game.
+
+:class:`BotSeat` stands between a game and the bot at one seat. It fills in
+``view.time_left``, calls :meth:`~setback.bots.Bot.bid` or :meth:`~setback.bots.Bot.play`
+by the phase, awaits an async answer, and turns every failure into a defined outcome:
+
+- the bot raises, or answers with an action that is not in ``view.legal``: an **error**;
+- the answer is not there within ``Limits.decision`` seconds: a **timeout**.
+
+Either way the seat plays the **fallback**, :func:`fallback`: the legal action with the
+lowest code (in bidding, a pass when passing is legal, else the lowest bid; in play,
+the legal card with the lowest index, clubs first, twos first). An async method is
+cancelled at the limit. A plain method runs on the seat's own daemon thread, so the
+game goes on without it; until that overrunning call returns, every decision of the
+seat is a timeout and gets the fallback. Hooks (``on_hand_start`` ...) are run the same
+way; their errors and timeouts are counted but change no move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+from typing import Any
+
+import structlog
+
+from setback.bots.base import Bot
+from setback.engine import Action, Bid, Pass, Phase, Play, View
+
+log = structlog.get_logger(__name__)
+
+FAILED: Any = object()
+"""What a seat's call gives when the bot raised or overran (already counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """A table's clock: the seconds a seat may take for one decision (None: no limit)."""
+
+    decision: float | None = 1.0
+
+    def __post_init__(self) -> None:
+        if self.decision is not None and self.decision <= 0:
+            raise ValueError(f"the decision limit must be positive seconds, not {self.decision}")
+
+
+@dataclass
+class Clock:
+    """One seat's decisions in one game: how many, the seconds they took, the timeouts and errors."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+    timeouts: int = 0
+    errors: int = 0
+
+    def add(self, other: Clock) -> None:
+        self.decisions += other.decisions
+        self.seconds += other.seconds
+        self.timeouts += other.timeouts
+        self.errors += other.errors
+
+
+def fallback(view: View) -> Action:
+    """The move played for a seat whose bot failed: the legal action with the lowest code."""
+    return view.legal[0]
+
+
+_Job = tuple[Future[Any], Callable[[Any], Any], Any]
+
+
+class _Thread:
+    """A daemon thread that runs one bot's plain (synchronous) calls, one at a time."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        threading.Thread(target=self._run, name=name, daemon=True).start()
+
+    def submit(self, method: Callable[[Any], Any], argument: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._jobs.put((future, method, argument))
+        return future
+
+    def close(self) -> None:
+        self._jobs.put(None)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            future, method, argument = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(method(argument))
+            except BaseException as exc:  # handed to the waiting game, which counts it
+                future.set_exception(exc)
+
+
+class BotSeat:
+    """The bot at one seat of one game, asked under ``limits``; :attr:`clock` counts what happened."""
+
+    def __init__(self, bot: Bot, seat: int, limits: Limits) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.limits = limits
+        self.clock = Clock()
+        self._thread: _Thread | None = None
+        self._overrun: Future[Any] | None = None
+        self._logged_error = False
+
+    async def decide(self, view: View) -> Action:
+        """The bot's action for ``view`` (its seat is to act), or the fallback when it fails."""
+        view = replace(view, time_left=self.limits.decision)
+        method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
+        start = time.perf_counter()
+        answer = await self._ask(method, view)
+        self.clock.decisions += 1
+        self.clock.seconds += time.perf_counter() - start
+        if answer is FAILED:
+            return fallback(view)
+        if not isinstance(answer, Pass | Bid | Play) or answer not in view.legal:
+            self._error(ValueError(f"{answer!r} is not legal; legal: {', '.join(map(str, view.legal))}"))
+            return fallback(view)
+        return answer
+
+    async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
+        """Run one of the bot's hooks (a bound method) under the same limit."""
+        await self._ask(hook, argument)
+
+    def close(self) -> None:
+        """Let the seat's thread end once it is idle."""
+        if self._thread is not None:
+            self._thread.close()
+
+    async def _ask(self, method: Callable[[Any], Any], argument: Any) -> Any:
+        """What ``method(argument)`` gives within the limit, or FAILED after counting a failure."""
+        if self._overrun is not None:
+            if not self._overrun.done():
+                self.clock.timeouts += 1
+                return FAILED
+            self._overrun = None
+        limit = self.limits.decision
+        loop = asyncio.get_running_loop()
+        deadline = None if limit is None else loop.time() + limit
+        future: Future[Any] | None = None
+        answer: Any = FAILED
+        try:
+            async with asyncio.timeout_at(deadline):
+                if inspect.iscoroutinefunction(method):
+                    answer = await method(argument)
+                else:
+                    if self._thread is None:
+                        self._thread = _Thread(f"bot-seat-{self.seat}")
+                    future = self._thread.submit(method, argument)
+                    answer = await asyncio.wrap_future(future)
+                    if inspect.isawaitable(answer):
+                        answer = await answer
+        except TimeoutError:
+            pass
+        except Exception as exc:
+            self._error(exc)
+            return FAILED
+        if deadline is not None and (answer is FAILED or loop.time() > deadline):
+            self.clock.timeouts += 1
+            if future is not None and not future.done():
+                self._overrun = future
+            return FAILED
+        return answer
+
+    def _error(self, exc: BaseException) -> None:
+        self.clock.errors += 1
+        if not self._logged_error:
+            self._logged_error = True
+            log.warning("bot error", bot=type(self.bot).__name__, seat=self.seat, exc_info=exc)
+

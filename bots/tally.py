@@ -1,0 +1,151 @@
+"""A match's totals, bot by bot, tallied from its game records alone.
+
+Because the totals come from the records (spec.md section 5), a resumed match counts
+the games in its file and the games it plays alike.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from setback.bots.registry import bot_name
+from setback.bots.seat import Clock
+from setback.engine import plain
+
+if TYPE_CHECKING:
+    from setback.bots.match import MatchPlan
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` out of ``games`` (0, 1 when there are none)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class BotStats:
+    """One bot's totals over a match (a bot playing a whole side counts each hand once)."""
+
+    spec: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    bids_won: int = 0
+    bids_made: int = 0
+    bids_set: int = 0
+    clock: Clock = field(default_factory=Clock)
+    rating: tuple[float, float] | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def win_interval(self) -> tuple[float, float]:
+        """The Wilson score 95% confidence interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def decision_ms(self) -> float:
+        """The average time of one decision, in milliseconds."""
+        return 1000 * self.clock.seconds / self.clock.decisions if self.clock.decisions else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        low, high = self.win_interval()
+        return {
+            "spec": self.spec,
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "hands": self.hands,
+            "points_per_hand": round(self.points / self.hands, 4) if self.hands else 0.0,
+            "bids_won": self.bids_won,
+            "bids_made": self.bids_made,
+            "bids_set": self.bids_set,
+            "decisions": self.clock.decisions,
+            "decision_ms": round(self.decision_ms, 3),
+            "timeouts": self.clock.timeouts,
+            "errors": self.clock.errors,
+            **({"rating": {"mu": round(self.rating[0], 3), "sigma": round(self.rating[1], 3)}}
+               if self.rating else {}),
+        }
+
+
+@dataclass
+class MatchResult:
+    """The totals of a match, bot by bot, in the order the bots were named."""
+
+    plan: MatchPlan
+    games: int = 0
+    stats: list[BotStats] = field(default_factory=list)
+    _sides: dict[int, tuple[list[list[int]], int]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.stats:
+            self.stats = [BotStats(spec, bot_name(spec)) for spec in self.plan.specs]
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count one game from its record."""
+        rules = self.plan.rules
+        seating: list[int] = record["match"]["seating"]
+        winner = record["outcome"]["winner"]
+        side_of = [rules.side_of(seat) for seat in range(rules.players)]
+        bots_of_side: list[list[int]] = [[] for _ in range(rules.sides)]
+        for seat, b in enumerate(seating):
+            if b not in bots_of_side[side_of[seat]]:
+                bots_of_side[side_of[seat]].append(b)
+            self.stats[b].clock.add(Clock(**record["match"]["clock"][seat]))
+        self._sides[record["match"]["game"]] = (bots_of_side, winner)
+        self.games += 1
+        for side, bots in enumerate(bots_of_side):
+            for b in bots:
+                self.stats[b].games += 1
+                self.stats[b].wins += side == winner
+        for hand in record["hands"]:
+            result = hand["result"]
+            if result is None:
+                continue
+            for side, bots in enumerate(bots_of_side):
+                for b in bots:
+                    self.stats[b].hands += 1
+                    self.stats[b].points += result["points"][side]
+            pitcher = self.stats[seating[result["pitcher"]]]
+            pitcher.bids_won += 1
+            pitcher.bids_set += result["set_back"]
+            pitcher.bids_made += not result["set_back"]
+
+    def rate(self) -> None:
+        """OpenSkill (Plackett-Luce) ratings from every game in index order, winners first."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        ratings = [model.rating(name=s.spec) for s in self.stats]
+        for index in sorted(self._sides):
+            sides, winner = self._sides[index]
+            teams = [[ratings[b] for b in bots] for bots in sides if bots]
+            ranks: list[float] = [1 if side == winner else 2 for side, bots in enumerate(sides) if bots]
+            for bots, rated in zip([b for b in sides if b], model.rate(teams, ranks=ranks), strict=True):
+                for b, rating in zip(bots, rated, strict=True):
+                    ratings[b] = rating
+        for stats, rating in zip(self.stats, ratings, strict=True):
+            stats.rating = (rating.mu, rating.sigma)
+
+    def as_dict(self) -> dict[str, Any]:
+        plan = self.plan
+        return {
+            "rules": plain(plan.rules),
+            "seed": plan.seed,
+            "duplicate": plan.duplicate,
+            "games": self.games,
+            "bots": [s.as_dict() for s in self.stats],
+        }

@@ -1,0 +1,151 @@
+"""The built-in bots: always legal, for every table; search keeps to its budget; heuristic beats random."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_properties import quick, rules_strategy
+
+from setback.bots import HeuristicBot, MatchPlan, SearchBot, bot_factory, play_match
+from setback.bots.search import Sampler, voids
+from setback.engine import Action, Game, Phase, Rules, View, mask_of
+
+
+def position(rules: Rules, seed: int, play_seed: int, steps: int) -> Game | None:
+    """A game after ``steps`` random legal actions, or None if it ended first."""
+    game = Game(rules, seed)
+    rng = random.Random(play_seed)
+    for _ in range(steps):
+        if game.is_over:
+            return None
+        game.apply(rng.choice(game.legal_actions()))
+    return None if game.is_over else game
+
+
+def ask(bot: HeuristicBot | SearchBot, view: View) -> Action:
+    return bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view)
+
+
+@quick
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**16),
+       steps=st.integers(0, 80))
+def test_heuristic_and_search_always_choose_a_legal_action(
+    rules: Rules, seed: int, play_seed: int, steps: int
+) -> None:
+    """From any reachable position, at any table, both bots answer with one of view.legal."""
+    game = position(rules, seed, play_seed, steps)
+    if game is None:
+        return
+    view = game.view(game.to_act)
+    assert ask(HeuristicBot(seed), view) in view.legal
+    assert ask(SearchBot(seed, budget_ms=None, playouts=12), view) in view.legal
+
+
+@quick
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**16),
+       steps=st.integers(0, 80))
+def test_sampled_hands_agree_with_what_the_seat_knows(
+    rules: Rules, seed: int, play_seed: int, steps: int
+) -> None:
+    """A determinization keeps the seat's own hand, gives each seat its number of cards, deals no
+    card twice or already played, and never gives a seat a suit it has shown void in."""
+    game = position(rules, seed, play_seed, steps)
+    if game is None:
+        return
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    sampler = Sampler(view)
+    shown_void = voids(view)
+    truth = [mask_of(game.view(s).hand) for s in range(rules.players)]
+    for s in range(rules.players):
+        assert truth[s] & shown_void[s] == 0, "a void the true hand contradicts"
+    holdings = sampler.deal(random.Random(play_seed))
+    assert holdings[seat] == mask_of(view.hand)
+    assert [h.bit_count() for h in holdings] == list(view.hand_sizes)
+    union = 0
+    for s, mask in enumerate(holdings):
+        assert union & mask == 0
+        union |= mask
+        assert mask & shown_void[s] == 0
+    assert union & ~(sampler.unknown | mask_of(view.hand)) == 0
+
+
+def test_search_keeps_to_its_time_budget() -> None:
+    """With a 20 ms budget no decision takes more than ten times that (a generous bound, not a benchmark)."""
+    bot = SearchBot(3, budget_ms=20)
+    for players, teams in ((2, None), (4, 2), (7, None)):
+        game = Game(Rules(players=players, teams=teams), players)
+        for _ in range(12):
+            if game.is_over:
+                break
+            view = game.view(game.to_act)
+            start = time.perf_counter()
+            action = ask(bot, view)
+            assert time.perf_counter() - start < 0.2
+            assert action in view.legal
+            game.apply(view.legal[0])
+
+
+def test_search_stops_at_the_tables_clock() -> None:
+    """A view whose clock has little time left cuts the search short of its own budget."""
+    game = Game(Rules(players=3), 9)
+    view = game.view(game.to_act)
+    start = time.perf_counter()
+    SearchBot(1, budget_ms=5000).bid(replace(view, time_left=0.02))
+    assert time.perf_counter() - start < 0.5
+
+
+def test_search_with_a_playout_budget_is_reproducible() -> None:
+    """Seeded and budgeted by playouts, the search makes the same choices every time."""
+    game = Game(Rules(players=4, teams=2), 21)
+    views: list[View] = []
+    while not game.is_over and len(views) < 20:
+        view = game.view(game.to_act)
+        views.append(view)
+        game.apply(ask(HeuristicBot(0), view))
+    first = [ask(SearchBot(5, budget_ms=None, playouts=40), v) for v in views]
+    again = [ask(SearchBot(5, budget_ms=None, playouts=40), v) for v in views]
+    assert first == again
+
+
+def test_bot_options_come_from_the_spec() -> None:
+    """``search@budget_ms=5,playouts=10`` makes a search bot with those budgets; a bad key is an error."""
+    bot = bot_factory("search@budget_ms=5,playouts=10")(0)
+    assert isinstance(bot, SearchBot) and bot.budget_ms == 5 and bot.playouts == 10
+    for bad in ("search@depth=3", "search@budget_ms", "heuristic@x=1"):
+        try:
+            bot_factory(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
+
+
+def test_heuristic_beats_random_in_most_games() -> None:
+    """A smoke test of strength (the real figures are measured with `setback match`)."""
+    result = play_match(MatchPlan(("heuristic", "random"), Rules(players=2), 30, seed=5, duplicate=True))
+    assert result.stats[0].wins >= 24
+
+
+@pytest.mark.soak
+def test_search_beats_heuristic_in_duplicate() -> None:
+    """Two players, 200 duplicate games at 20 ms a decision: search wins more than half, surely."""
+    plan = MatchPlan(("search@budget_ms=20", "heuristic"), Rules(players=2), 200, seed=8, duplicate=True)
+    low, _ = play_match(plan, jobs=2).stats[0].win_interval()
+    assert low > 0.5
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("players", "teams"), [(3, None), (4, 2), (5, None), (6, 3), (7, None)])
+def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: int | None) -> None:
+    """Whole games of search and heuristic bots at every size of table end without an error or timeout."""
+    sides = teams or players
+    specs = ("search@budget_ms=5", *("heuristic",) * (sides - 1))
+    result = play_match(MatchPlan(specs, Rules(players=players, teams=teams, smudge=True), 2, seed=players))
+    assert result.games == 2
+    assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)

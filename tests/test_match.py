@@ -1,0 +1,146 @@
+"""Match plans: seating by seat or by side, duplicate deals, parallel jobs, resuming, the bot template."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import setback.bots.match as match_module
+from setback.bots import MatchPlan, play_match
+from setback.bots.match import run_game
+from setback.cli import main
+from setback.engine import Rules
+
+
+def without_clock(record: dict[str, Any]) -> dict[str, Any]:
+    """A record less its decision timings, which vary from run to run."""
+    return {**record, "match": {k: v for k, v in record["match"].items() if k != "clock"}}
+
+
+def test_one_bot_a_seat_rotates_every_game() -> None:
+    """With one SPEC a seat, seat s of game i is played by bot (s + i) mod n."""
+    plan = MatchPlan(("a", "b", "c"), Rules(players=3), 6)
+    assert [plan.seating(i) for i in range(3)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_one_bot_a_side_plays_every_seat_of_its_side() -> None:
+    """Two SPECs at a four-player table of two teams: each plays both seats of one side, sides alternate."""
+    plan = MatchPlan(("a", "b"), Rules(players=4, teams=2), 4)
+    assert plan.by_side
+    assert plan.seating(0) == (0, 1, 0, 1) and plan.seating(1) == (1, 0, 1, 0)
+    six = MatchPlan(("a", "b", "c"), Rules(players=6, teams=3), 3)
+    assert six.seating(0) == (0, 1, 2, 0, 1, 2)
+
+
+def test_the_number_of_bots_must_fit_the_table() -> None:
+    """Neither one a seat nor one a side is an error naming both choices."""
+    with pytest.raises(ValueError, match="one bot a seat"):
+        MatchPlan(("a", "b", "c"), Rules(players=4, teams=2), 2)
+    with pytest.raises(ValueError, match="multiple of 2"):
+        MatchPlan(("a", "b"), Rules(players=2), 3, duplicate=True)
+
+
+def test_duplicate_replays_each_deal_from_every_seat() -> None:
+    """Each deal is played once per rotation, from the same seed, with every bot at every seat."""
+    plan = MatchPlan(("heuristic", "random"), Rules(players=2), 6, seed=4, duplicate=True)
+    records = [run_game(plan, i) for i in range(6)]
+    for deal in range(3):
+        pair = records[2 * deal : 2 * deal + 2]
+        assert pair[0]["seed"] == pair[1]["seed"]
+        assert pair[0]["hands"][0]["deal"] == pair[1]["hands"][0]["deal"]
+        assert [r["match"]["seating"] for r in pair] == [[0, 1], [1, 0]]
+        assert [r["players"] for r in pair] == [["heuristic", "random"], ["random", "heuristic"]]
+        assert all(r["match"]["deal"] == deal and r["match"]["duplicate"] for r in pair)
+    assert len({r["seed"] for r in records}) == 3
+
+
+def test_jobs_give_the_same_games_as_one_process() -> None:
+    """With deterministic bots, --jobs 2 plays exactly the games --jobs 1 does, in the same order."""
+    plan = MatchPlan(("heuristic", "search@budget_ms=None,playouts=24"), Rules(players=4, teams=2), 4,
+                     seed=9, duplicate=True)
+    one: list[dict[str, Any]] = []
+    two: list[dict[str, Any]] = []
+    a = play_match(plan, jobs=1, on_record=one.append)
+    b = play_match(plan, jobs=2, on_record=two.append)
+    assert [without_clock(r) for r in one] == [without_clock(r) for r in two]
+    assert [s.wins for s in a.stats] == [s.wins for s in b.stats]
+
+
+def test_resume_plays_only_the_missing_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stopped match resumes from its records: finished games are kept, not replayed, and counted."""
+    out = tmp_path / "games.jsonl"
+    argv = ["match", "heuristic", "random", "--games", "6", "--seed", "3", "--duplicate", "--out", str(out),
+            "--json"]
+    with pytest.raises(SystemExit):
+        main(argv)
+    full = json.loads(capsys.readouterr().out)
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join(lines[:3]) + lines[3][:40])  # stopped in the middle of writing game 3
+    played: list[int] = []
+    real_run_game = match_module.run_game
+
+    def counting_run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
+        played.append(index)
+        return real_run_game(plan, index)
+
+    monkeypatch.setattr(match_module, "run_game", counting_run_game)
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--resume"])
+    assert exit_.value.code == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert played == [3, 4, 5]
+    assert out.read_text().splitlines(keepends=True)[:3] == lines[:3]
+    assert [without_clock(json.loads(x)) for x in out.read_text().splitlines()] == [
+        without_clock(json.loads(x)) for x in lines
+    ]
+    assert resumed["games"] == 6
+    assert [b["wins"] for b in resumed["bots"]] == [b["wins"] for b in full["bots"]]
+
+
+def test_resume_refuses_the_records_of_another_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Records written with other bots or another seed are not mixed into a match."""
+    out = tmp_path / "games.jsonl"
+    with pytest.raises(SystemExit):
+        main(["match", "random", "random", "--games", "2", "--seed", "1", "--out", str(out), "--json"])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "random", "random", "--games", "2", "--seed", "2", "--out", str(out), "--resume"])
+    assert exit_.value.code == 2
+    assert "not from this match" in capsys.readouterr().err
+
+
+def test_new_bot_template_runs_in_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`setback new-bot NAME` writes a bot that plays a match as printed, without errors."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["new-bot", "my_bot", "--dir", str(tmp_path)])
+    assert exit_.value.code == 0
+    told = capsys.readouterr().out
+    assert f"setback match {tmp_path / 'my_bot.py'}:MyBot random" in told
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"{tmp_path / 'my_bot.py'}:MyBot", "random", "--games", "4", "--json"])
+    assert exit_.value.code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and data["bots"][0]["errors"] == 0 and data["bots"][0]["timeouts"] == 0
+    with pytest.raises(SystemExit) as exit_:
+        main(["new-bot", "my_bot", "--dir", str(tmp_path)])
+    assert exit_.value.code == 2
+
+
+def test_match_table_shows_clock_and_ratings(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table names every bot with its decision time, timeouts and errors; three or more get ratings."""
+    with pytest.raises(SystemExit):
+        main(["match", "heuristic", "random", "random", "--games", "6", "--seed", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert all("rating" in b and b["decisions"] > 0 for b in data["bots"])
+    assert data["bots"][0]["rating"]["mu"] > data["bots"][1]["rating"]["mu"]
+    with pytest.raises(SystemExit):
+        main(["match", "heuristic", "random", "--games", "4", "--seed", "1"])
+    table = capsys.readouterr().out
+    assert "ms/decision" in table and "timeouts" in table and "4 games, seed 1" in table

@@ -1,0 +1,154 @@
+"""The bot SDK: async bots, hooks, and failing bots turned into counted timeouts and errors."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from setback.bots import Bot, BotSeat, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
+from setback.bots.registry import BUILTIN
+from setback.engine import Action, Game, HandResult, Outcome, Rules, View
+
+
+class AsyncBot(Bot):
+    """Answers after yielding to the event loop, as a networked bot would."""
+
+    async def bid(self, view: View) -> Action:
+        await asyncio.sleep(0)
+        return self.rng.choice(view.legal)
+
+    async def play(self, view: View) -> Action:
+        await asyncio.sleep(0)
+        return view.legal[-1]
+
+
+class CountingBot(RandomBot):
+    """Counts the hooks it is called with."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.starts = self.ends = self.games = 0
+
+    def on_hand_start(self, view: View) -> None:
+        assert len(view.hand) == 6
+        self.starts += 1
+
+    async def on_hand_end(self, result: HandResult) -> None:
+        self.ends += 1
+
+    def on_game_end(self, outcome: Outcome) -> None:
+        self.games += 1
+
+
+class RaisingBot(RandomBot):
+    def play(self, view: View) -> Action:
+        raise RuntimeError("a bug in the bot")
+
+
+class IllegalBot(RandomBot):
+    def bid(self, view: View) -> Action:
+        return view.legal[-1] if len(view.legal) == 1 else "bid 9"  # type: ignore[return-value]
+
+
+class SleepyBot(RandomBot):
+    """A plain bot that sometimes thinks for far longer than the table allows."""
+
+    def play(self, view: View) -> Action:
+        if len(view.hand) == 6:
+            time.sleep(0.5)
+        return view.legal[0]
+
+
+class HungAsyncBot(Bot):
+    async def bid(self, view: View) -> Action:
+        await asyncio.sleep(3600)
+        return view.legal[0]
+
+    def play(self, view: View) -> Action:
+        return view.legal[0]
+
+
+def test_async_bots_play_whole_games() -> None:
+    """Async bid and play are awaited; a game between async and plain bots completes cleanly."""
+    game, clocks = play_with(Game(Rules(players=3), 4), [AsyncBot(1), RandomBot(2), AsyncBot(3)], Limits())
+    assert game.is_over
+    assert all(c.errors == 0 and c.timeouts == 0 and c.decisions > 0 for c in clocks)
+
+
+def test_hooks_are_called_for_every_hand_and_the_game() -> None:
+    """on_hand_start for every deal, on_hand_end for every scored hand, on_game_end once."""
+    bots = [CountingBot(s) for s in range(4)]
+    game, _ = play_with(Game(Rules(players=4, teams=2), 8), list[Bot](bots), Limits())
+    results = sum(1 for e in game.events if type(e).__name__ == "HandScored")
+    dealt = sum(1 for e in game.events if type(e).__name__ == "HandDealt")
+    assert all(b.starts == dealt and b.ends == results and b.games == 1 for b in bots)
+
+
+def test_a_raising_bot_is_counted_and_the_game_goes_on_with_the_fallback() -> None:
+    """Every play of a bot that raises is an error, answered with the lowest-code legal action."""
+    game, clocks = play_with(Game(Rules(players=2), 1), [RaisingBot(0), RandomBot(1)], Limits())
+    assert game.is_over
+    assert clocks[0].errors > 0 and clocks[1].errors == 0
+    plays = [a for i, a in enumerate(game.actions) if str(a).startswith("play")]
+    assert plays
+
+
+def test_an_illegal_answer_is_an_error() -> None:
+    """An answer that is not in view.legal counts as an error and the fallback is played."""
+    game, clocks = play_with(Game(Rules(players=2), 2), [IllegalBot(0), RandomBot(1)], Limits())
+    assert game.is_over and clocks[0].errors > 0
+
+
+def test_fallback_is_the_lowest_code_legal_action() -> None:
+    """In bidding a pass when it is legal; in play the legal card with the lowest index."""
+    game = Game(Rules(players=2), 5)
+    view = game.view(game.to_act)
+    assert str(fallback(view)) == "pass"
+    game.apply(view.legal[0])
+    view = game.view(game.to_act)
+    assert str(fallback(view)) == "bid 1"  # the dealer is forced to bid
+    game.apply(fallback(view))
+    view = game.view(game.to_act)
+    assert fallback(view) == min(view.legal, key=lambda a: a.code)
+
+
+def test_a_slow_plain_bot_times_out_and_the_table_does_not_wait() -> None:
+    """A plain bot over the limit is a timeout; the game does not wait for it to finish."""
+    start = time.perf_counter()
+    game, clocks = play_with(Game(Rules(players=2), 3), [SleepyBot(0), RandomBot(1)], Limits(0.1))
+    assert game.is_over and clocks[0].timeouts > 0 and clocks[1].timeouts == 0
+    assert time.perf_counter() - start < 0.5 * clocks[0].timeouts
+
+
+def test_a_hung_async_bot_is_cancelled_at_the_limit() -> None:
+    """An async bot that never answers is timed out at every decision and the game still ends."""
+    game, clocks = play_with(Game(Rules(players=2), 6), [HungAsyncBot(0), RandomBot(1)], Limits(0.01))
+    assert game.is_over and clocks[0].timeouts > 0 and clocks[0].errors == 0
+
+
+def test_a_match_with_failing_bots_completes_and_counts_them() -> None:
+    """In a match, each bot's timeouts and errors are totalled in the result."""
+    BUILTIN["raising-for-test"] = RaisingBot
+    try:
+        result = play_match(MatchPlan(("raising-for-test", "random"), Rules(players=2), 4, seed=2))
+    finally:
+        del BUILTIN["raising-for-test"]
+    assert result.games == 4
+    assert result.stats[0].clock.errors > 0 and result.stats[1].clock.errors == 0
+    assert result.as_dict()["bots"][0]["errors"] == result.stats[0].clock.errors
+
+
+def test_bot_seat_fills_in_the_time_left() -> None:
+    """The view a bot sees carries the table's decision limit as ``time_left``."""
+    seen: list[float | None] = []
+
+    class Watcher(RandomBot):
+        def bid(self, view: View) -> Action:
+            seen.append(view.time_left)
+            return view.legal[0]
+
+    game = Game(Rules(players=2), 1)
+    seat = BotSeat(Watcher(0), game.to_act or 0, Limits(0.25))
+    asyncio.run(seat.decide(game.view(game.to_act)))
+    seat.close()
+    assert seen == [0.25]
