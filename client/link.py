@@ -34,9 +34,11 @@ log = structlog.get_logger("setback.link")
 class LinkClosedError(ConnectionError):
     """The server closed the connection (``goodbye`` says why, when it said)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, goodbye: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.goodbye = goodbye
+        """True when the server said goodbye (it is stopping): no point reconnecting."""
 
 
 class RefusedError(ConnectionError):
@@ -165,7 +167,7 @@ class ServerLink:
                 self.table, self.seat, self.token = message.table, message.seat, message.token
             if isinstance(message, Goodbye):
                 await self.close()
-                raise LinkClosedError(message.reason)
+                raise LinkClosedError(message.reason, goodbye=True)
             return message
 
     async def close(self) -> None:

@@ -6,9 +6,11 @@ from setback.engine import (
     ACTIONS,
     CARDS,
     BidMade,
+    Card,
     CardPlayed,
     CardsDrawn,
     DealerChosen,
+    Draw,
     Event,
     GameWon,
     HandDealt,
@@ -17,11 +19,15 @@ from setback.engine import (
     HandThrownIn,
     Outcome,
     Passed,
+    Phase,
     PitcherChosen,
     Rules,
+    Suit,
     TrickWon,
     TrumpPitched,
     View,
+    WinReason,
+    parse_action,
 )
 from setback.protocol.messages import (
     BidEvent,
@@ -183,3 +189,51 @@ def event_to_wire(event: Event, seat: int | None) -> WireEvent:
         case GameWon(outcome=outcome):
             return GameWonEvent(outcome=outcome_to_wire(outcome))
     raise TypeError(f"no wire form for {event!r}")
+
+
+# -- and back: what a Python bot or client rebuilds from the wire -------------------------
+
+
+def result_from_wire(r: WireHandResult) -> HandResult:
+    return HandResult(
+        hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid, trump=Suit.parse(r.trump),
+        high=r.high, high_card=Card.parse(r.high_card), low=r.low, low_card=Card.parse(r.low_card),
+        jack=r.jack, game=r.game, game_pips=tuple(r.game_pips), points=tuple(r.points), set_back=r.set_back,
+        deltas=tuple(r.deltas), scores=tuple(r.scores),
+    )
+
+
+def outcome_from_wire(o: WireOutcome) -> Outcome:
+    return Outcome(winner=o.winner, reason=WinReason(o.reason), hands_dealt=o.hands_dealt, scores=tuple(o.scores))
+
+
+def view_from_wire(view: WireView, time_left: float | None = None) -> View:
+    """The engine's :class:`View` a wire view was made from (``time_left`` from the decision's clock)."""
+    rules = rules_from_wire(view.rules)
+    n = rules.players
+    return View(
+        seat=view.seat,
+        rules=rules,
+        phase=Phase(view.phase),
+        hand_number=view.hand_number,
+        dealer=view.dealer,
+        to_act=view.to_act,
+        hand=tuple(Card.parse(c) for c in view.hand),
+        hand_sizes=tuple(view.hand_sizes),
+        bids=tuple(Passed(b.seat) if b.bid is None else BidMade(b.seat, b.bid) for b in view.bids),
+        pitcher=view.pitcher,
+        bid=view.bid,
+        trump=Suit.parse(view.trump) if view.trump is not None else None,
+        trick=tuple(Draw(p.seat, Card.parse(p.card)) for p in view.trick),
+        tricks=tuple(
+            TrickWon(
+                t.number, t.winner, tuple(Draw((t.leader + i) % n, Card.parse(c)) for i, c in enumerate(t.cards))
+            )
+            for t in view.tricks
+        ),
+        scores=tuple(view.scores),
+        last_result=result_from_wire(view.last_result) if view.last_result is not None else None,
+        legal=tuple(parse_action(a) for a in view.legal),
+        outcome=outcome_from_wire(view.outcome) if view.outcome is not None else None,
+        time_left=time_left,
+    )

@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+import structlog
 from rich.console import Console
 from rich.table import Table
 
@@ -79,6 +80,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     module = importlib.import_module(f"setback.benchmarks.{args.name}")
     module.main(args.rest)
+    return 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from setback.bots.registry import bot_factory
+    from setback.bots.remote import Seating, play_remote
+    from setback.client.link import Address, ServerLink, tls_context
+
+    make = bot_factory(args.spec)
+    tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
+    link = ServerLink(Address.parse(args.server), args.name or args.spec, kind="bot", password=args.password, tls=tls)
+    seating = Seating(args.table, args.seat, args.invite)
+    limit = args.decision_ms / 1000 if args.decision_ms else None
+    played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit))
+    log = structlog.get_logger("setback.bot")
+    log.info("done", games=played)
     return 0
 
 
@@ -222,6 +241,21 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
     add_clock_argument(watch)
     add_rules_arguments(watch)
+
+    bot = command("bot", cmd_bot, "play a bot at a table of a running server")
+    bot.add_argument("spec", metavar="BOT", help="random, heuristic, search, path/to/file.py:Class or module:Class")
+    bot.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", help="HOST[:PORT] (default: this computer)")
+    bot.add_argument("--table", required=True, help="the table to join (setback's lobby lists them)")
+    bot.add_argument("--seat", type=int, help="the seat to take (default: the lowest free one)")
+    bot.add_argument("--invite", help="a private table's invite code")
+    bot.add_argument("--name", help="the name to play under (default: the SPEC)")
+    bot.add_argument("--games", type=int, help="stop after this many games (default: play until stopped)")
+    bot.add_argument("--seed", type=int, default=0, help="the bot's own seed (default 0)")
+    bot.add_argument("--decision-ms", type=int, default=0, help="cap on the bot's time per decision (0: the clock's)")
+    bot.add_argument("--password", help="the server's password")
+    bot.add_argument("--tls", action="store_true", help="the server speaks TLS (verified against the system's CAs)")
+    bot.add_argument("--tls-ca", metavar="PEM", help="verify the server against this CA or certificate")
+    bot.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
 
     serve = command("serve", cmd_serve, "run the LAN game server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
