@@ -78,7 +78,7 @@ class DroppingBot(HeuristicBot):
         self.decisions = decisions
         if decisions == 5:
             self.cut.set()
-        return super().play(view)  # type: ignore[return-value]
+        return super().play(view)
 
 
 async def test_a_dropped_bot_reconnects_with_its_token_and_finishes() -> None:
