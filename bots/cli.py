@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -13,12 +14,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from setback import logs
 from setback.bots.match import MatchPlan, play_with
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import bot_factory, bot_name
 from setback.bots.seat import Limits
 from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
+from setback.bots.via_server import EXTERNAL
 from setback.client.narrate import narrate
 from setback.engine import Game, Rules, game_record
 
@@ -46,8 +49,14 @@ def read_finished(path: Path) -> list[dict[str, Any]]:
 
 
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
+    if args.via_server:  # the match's own server: only its warnings are news
+        logs.configure(json=args.log_json, level=logging.WARNING)
     plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
     for spec in plan.specs:
+        if spec.startswith(EXTERNAL):
+            if not args.via_server:
+                raise ValueError(f"{spec!r} is an external program: it plays only through a server (--via-server)")
+            continue
         bot_factory(spec)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
@@ -71,7 +80,7 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
             if progress is not None and task is not None:
                 progress.advance(task)
 
-        result = run_match(plan, jobs=args.jobs, finished=finished, on_record=on_record)
+        result = run_match(plan, jobs=args.jobs, finished=finished, on_record=on_record, via_server=args.via_server)
     if args.json:
         print(json.dumps(result.as_dict()))
     else:

@@ -117,19 +117,20 @@ def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
     seed = plan.game_seed(index)
     bots = [bot_factory(plan.specs[b])(seed + seat) for seat, b in enumerate(seating)]
     game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits)
-    return game_record(
-        game,
-        players=[plan.specs[b] for b in seating],
-        match={
-            "seed": plan.seed,
-            "game": index,
-            "deal": plan.deal(index),
-            "duplicate": plan.duplicate,
-            "seating": list(seating),
-            "limit": plan.limits.decision,
-            "clock": [plain(c) for c in clocks],
-        },
-    )
+    return game_record(game, players=[plan.specs[b] for b in seating], match=match_fields(plan, index, clocks))
+
+
+def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, Any]:
+    """The ``match`` object of game ``index``'s record (spec.md section 5)."""
+    return {
+        "seed": plan.seed,
+        "game": index,
+        "deal": plan.deal(index),
+        "duplicate": plan.duplicate,
+        "seating": list(plan.seating(index)),
+        "limit": plan.limits.decision,
+        "clock": [plain(c) for c in clocks],
+    }
 
 
 def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
@@ -156,11 +157,13 @@ def play_match(
     jobs: int = 1,
     finished: Iterable[dict[str, Any]] = (),
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    via_server: bool = False,
 ) -> MatchResult:
     """Play the games of ``plan`` not among ``finished`` records, on ``jobs`` processes; tally them all.
 
     ``on_record`` gets each new game's record, in game order. With deterministic bots the
-    result is the same for any ``jobs``.
+    result is the same for any ``jobs``. ``via_server`` plays them through a real server
+    over TCP instead (``jobs`` tables at a time), as ``cmd:`` bots need.
     """
     result = MatchResult(plan)
     done: set[int] = set()
@@ -169,7 +172,14 @@ def play_match(
         if index not in done:
             done.add(index)
             result.add(record)
-    for record in _records(plan, [i for i in range(plan.games) if i not in done], jobs):
+    indexes = [i for i in range(plan.games) if i not in done]
+    if via_server:
+        from setback.bots.via_server import via_server_records
+
+        records = via_server_records(plan, indexes, jobs)
+    else:
+        records = _records(plan, indexes, jobs)
+    for record in records:
         result.add(record)
         if on_record is not None:
             on_record(record)

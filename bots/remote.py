@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import structlog
 
 from setback.bots.base import Bot
-from setback.bots.seat import BotSeat, Limits
+from setback.bots.seat import BotSeat, Clock, Limits
 from setback.client.link import LinkClosedError, ServerLink
 from setback.protocol.convert import outcome_from_wire, result_from_wire, view_from_wire
 from setback.protocol.messages import (
@@ -47,11 +47,12 @@ class SeatRefusedError(RuntimeError):
 
 async def play_remote(
     link: ServerLink, bot: Bot, seating: Seating, games: int | None = None, limit: float | None = None,
-    reconnect_attempts: int = 30,
+    reconnect_attempts: int = 30, clock: Clock | None = None,
 ) -> int:
     """Play until ``games`` games are over (None: until the server closes); the games played.
 
-    ``limit`` caps the bot's own time per decision (the table's clock caps it anyway).
+    ``limit`` caps the bot's own time per decision (the table's clock caps it anyway);
+    ``clock``, when given, gets the bot's decision times, timeouts and errors.
     """
     await link.connect()
     await link.send(Join(id="join", table=seating.table, seat=seating.seat, ready=True, invite=seating.invite))
@@ -79,9 +80,9 @@ async def play_remote(
                     raise SeatRefusedError(f"{code}: {text}")
                 case Error(code=code, message=text):
                     log.warning("server_error", code=code, message=text)
-                case Decide(request=request, view=wire, clock=clock):
+                case Decide(request=request, view=wire, clock=timer):
                     assert agent is not None
-                    remaining = clock.remaining_ms / 1000 if clock.remaining_ms is not None else None
+                    remaining = timer.remaining_ms / 1000 if timer.remaining_ms is not None else None
                     view = view_from_wire(wire, remaining)
                     if view.hand_number != hand:
                         hand = view.hand_number
@@ -102,5 +103,7 @@ async def play_remote(
     finally:
         if agent is not None:
             agent.close()
+            if clock is not None:
+                clock.add(agent.clock)
         await link.close()
     return played

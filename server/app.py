@@ -113,7 +113,7 @@ class Server:
         for connection, data in outputs:
             connection.write_now(data)
 
-    async def _drain(self) -> None:
+    async def settle(self) -> None:
         """Wait until every queued record is committed and its messages written."""
         self.flush()
         await self._idle.wait()
@@ -149,7 +149,7 @@ class Server:
         goodbye = Goodbye(reason=reason)
         for connection in list(self.connections):
             connection.send(goodbye)
-        await self._drain()
+        await self.settle()
         for connection in list(self.connections):
             connection.closing = True
             if connection.transport is not None:

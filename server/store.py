@@ -255,6 +255,13 @@ class Store:
             json.loads(outcome) if outcome else None, actions,
         )
 
+    def finished_game_at(self, table_id: str) -> GameRow | None:
+        """The first finished game of a table."""
+        row = self.db.execute(
+            "SELECT id FROM games WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,)
+        ).fetchone()
+        return self.game(row[0]) if row else None
+
     def finished_games(self, limit: int | None = None) -> list[GameRow]:
         query = "SELECT id FROM games WHERE finished IS NOT NULL ORDER BY id DESC"
         ids = [r[0] for r in self.db.execute(query + (f" LIMIT {int(limit)}" if limit else ""))]

@@ -227,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--duplicate", action="store_true", help="replay every deal once per rotation of the bots' seats"
     )
     match.add_argument("--jobs", type=int, default=1, help="processes to play games on (default 1)")
+    match.add_argument(
+        "--via-server", action="store_true",
+        help="play through a real server over TCP (needed by cmd:PROGRAM bots; --jobs tables at a time)",
+    )
     match.add_argument("--out", metavar="FILE.jsonl", help="write one JSON record per game")
     match.add_argument(
         "--resume", action="store_true", help="keep the games already in --out and play only the rest"

@@ -1,0 +1,127 @@
+"""Match games played through a real server over TCP (``setback match --via-server``).
+
+One :class:`~setback.server.app.Server` runs in this process on a loopback port. Each
+game gets its own table, created with the game's seed, rules and clock; each seat's bot
+joins it over the protocol: a Python bot through :func:`~setback.bots.remote.play_remote`
+(the same bot, seeded the same way, as offline), a ``cmd:`` bot as the program it names,
+started with the table in its environment (spec.md, "External bots"). The record is read
+back from the server's own records and carries the same fields as an offline one, so for
+the same seeds and deterministic bots both modes give identical games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from setback.bots.match import MatchPlan, match_fields
+from setback.bots.registry import bot_factory
+from setback.bots.remote import Seating, play_remote
+from setback.bots.seat import Clock
+from setback.client.link import Address, ServerLink
+from setback.engine import game_record
+from setback.protocol.convert import rules_to_wire
+from setback.protocol.messages import Clock as TableClock
+from setback.protocol.messages import CreateTable, TableUpdate
+from setback.server.app import Server
+from setback.server.config import ServerConfig
+from setback.server.history import replayed
+
+EXTERNAL = "cmd:"
+"""The SPEC prefix of an external bot: the rest is the command line that starts it."""
+
+
+def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
+    """The records of games ``indexes`` of ``plan``, played through a server, in order."""
+    with tempfile.TemporaryDirectory(prefix="setback-match-") as folder:
+        records = asyncio.run(_play_all(plan, indexes, max(1, jobs), Path(folder) / "match.sqlite3"))
+    yield from records
+
+
+async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) -> list[dict[str, Any]]:
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5))
+    await server.start()
+    address = Address("127.0.0.1", server.port)
+    try:
+        limit = asyncio.Semaphore(jobs)
+
+        async def one(index: int) -> dict[str, Any]:
+            async with limit:
+                return await _play_one(plan, index, server, address)
+
+        return list(await asyncio.gather(*(one(index) for index in indexes)))
+    finally:
+        await server.stop()
+
+
+async def _play_one(plan: MatchPlan, index: int, server: Server, address: Address) -> dict[str, Any]:
+    seating = plan.seating(index)
+    seed = plan.game_seed(index)
+    host = ServerLink(address, f"match-{index}", kind="bot", events=False)
+    await host.connect()
+    decision = plan.limits.decision
+    await host.send(CreateTable(
+        id=1, name=f"match game {index}", rules=rules_to_wire(plan.rules), seed=seed,
+        clock=TableClock(decision_seconds=decision, bot_after_timeouts=None),
+    ))
+    while not isinstance(reply := await host.receive(), TableUpdate) or reply.id != 1:
+        pass
+    await host.close()
+    table = reply.table.table
+    clocks = [Clock() for _ in seating]
+    players: list[asyncio.Future[Any]] = []
+    for seat, b in enumerate(seating):
+        spec = plan.specs[b]
+        if spec.startswith(EXTERNAL):
+            players.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+        else:
+            bot = bot_factory(spec)(seed + seat)
+            link = ServerLink(address, f"{spec}#{seat}", kind="bot")
+            players.append(asyncio.ensure_future(
+                play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
+            ))
+    try:
+        await _game_over(server, table)
+        await asyncio.wait(players, timeout=5)  # let them hear game_over and count their clocks
+    finally:
+        for player in players:
+            player.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+    row = server.store.finished_game_at(table)
+    assert row is not None, f"no finished game recorded at {table}"
+    return game_record(replayed(row), players=[plan.specs[b] for b in seating],
+                       match=match_fields(plan, index, clocks))
+
+
+async def _game_over(server: Server, table: str) -> None:
+    """Wait until the table's game is decided and recorded."""
+    while True:
+        current = server.lobby.tables.get(table)
+        if current is None or current.games_played >= 1:
+            server.flush()
+            await server.settle()
+            return
+        await asyncio.sleep(0.005)
+
+
+async def _external(spec: str, address: Address, table: str, seat: int) -> None:
+    """Run a ``cmd:`` bot until cancelled (the game over), then stop it."""
+    command = shlex.split(spec[len(EXTERNAL):])
+    env = {
+        **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
+        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
+    }
+    process = await asyncio.create_subprocess_exec(*command, env=env, stdin=asyncio.subprocess.DEVNULL)
+    try:
+        await process.wait()
+    finally:
+        if process.returncode is None:
+            process.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                await asyncio.wait_for(process.wait(), 5)

@@ -1,0 +1,67 @@
+"""`setback match --via-server`: the same seeds and deterministic bots give identical records
+offline and through a real server; external `cmd:` bots play over the protocol."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setback.bots.match import MatchPlan, play_match
+from setback.bots.seat import Limits
+from setback.engine import Rules
+
+GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "hands", "actions", "scores", "outcome")
+
+
+def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    play_match(plan, on_record=out.append, via_server=via_server)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("specs", "rules"),
+    [
+        (("heuristic", "random"), Rules(players=2)),
+        (("heuristic", "random"), Rules(players=4, teams=2, smudge=True)),
+        (("random", "heuristic", "random"), Rules(players=3, forced_dealer_bid=False, no_junk=True, target=7)),
+    ],
+)
+def test_offline_and_via_server_records_are_identical(specs: tuple[str, ...], rules: Rules) -> None:
+    plan = MatchPlan(specs, rules, games=len(specs) * 2, seed=41, duplicate=True, limits=Limits(decision=5.0))
+    offline = records(plan, via_server=False)
+    online = records(plan, via_server=True)
+    assert len(offline) == len(online) == plan.games
+    for a, b in zip(offline, online, strict=True):
+        assert {k: a[k] for k in GAME_FIELDS} == {k: b[k] for k in GAME_FIELDS}
+        assert {k: v for k, v in a["match"].items() if k != "clock"} == {
+            k: v for k, v in b["match"].items() if k != "clock"
+        }
+        assert [c["decisions"] for c in a["match"]["clock"]] == [c["decisions"] for c in b["match"]["clock"]]
+
+
+NODE = shutil.which("node")
+NODE_BOT = Path(__file__).resolve().parent.parent / "examples" / "node" / "bot.js"
+
+
+@pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH")
+def test_external_program_plays_a_match_via_server() -> None:
+    plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), Rules(players=2, target=7), games=4, seed=5,
+                     limits=Limits(decision=5.0))
+    result = play_match(plan, via_server=True)
+    node = result.as_dict()["bots"][0]
+    assert node["games"] == 4
+    assert node["timeouts"] == 0 and node["errors"] == 0
+    assert node["wins"] >= 2, "the node bot should beat uniform random"
+
+
+def test_external_bots_need_a_server(capsys: pytest.CaptureFixture[str]) -> None:
+    from setback.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "cmd:node bot.js", "random", "--games", "2"])
+    assert exit_.value.code == 2
+    assert "--via-server" in capsys.readouterr().err
