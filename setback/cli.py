@@ -70,7 +70,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
     )
-    run(config)
+    run(config, advertise=not args.no_advertise)
     return 0
 
 
@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-connections", type=int, default=4096, help="connections held at most")
     serve.add_argument("--reconnect-grace", type=float, default=120.0, help="seconds a dropped seat is kept")
     serve.add_argument("--db", metavar="PATH", help="SQLite file for tables and records (not yet used)")
+    serve.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the server on the LAN (mDNS/DNS-SD)"
+    )
 
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")
 
