@@ -62,6 +62,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from setback.client.play import players_default, run_play_command
+
+    return run_play_command(args, rules_from(args, players_default(args)))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from setback.server.app import run
     from setback.server.config import ServerConfig
@@ -107,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
     add_rules_arguments(watch)
+
+    play = command("play", cmd_play, "play at a server, or against bots at once (--bots 3)")
+    from setback.client.play import add_play_arguments
+
+    add_play_arguments(play)
+    add_rules_arguments(play)
 
     serve = command("serve", cmd_serve, "run the LAN game server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
