@@ -7,6 +7,7 @@ import re
 
 import msgspec
 
+from setback.client.panels import prompt, status_line
 from setback.client.state import ClientState, Link, QuickGame
 from setback.client.words import error_text
 from setback.engine import CardsDrawn, Game, Rules, parse_action
@@ -201,3 +202,13 @@ def test_the_first_decision_shows_only_the_own_hand_and_the_draws() -> None:
     assert own <= held <= own | drawn
     others = {str(c) for s in (0, 1, 3) for c in game.view(s).hand} - drawn
     assert len(others) > 6 and not held & others
+
+
+def test_the_screen_says_when_the_connection_is_down() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.connection(Link.RECONNECTING, "reset by peer")
+    assert "[reconnecting]" in status_line(state).plain
+    assert "reconnecting" in prompt(state, 0.0, False).plain
+    state.connection(Link.OFFLINE, "cannot reach 127.0.0.1:7411")
+    assert "Disconnected: cannot reach 127.0.0.1:7411" in prompt(state, 0.0, False).plain
