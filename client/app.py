@@ -27,7 +27,7 @@ Screen { layout: vertical; }
 #contract { height: 1; }
 #seats { height: auto; margin-top: 1; }
 #centre { height: 1fr; margin-top: 1; }
-#right { width: 34; border-left: solid $panel-lighten-2; padding: 0 0 0 1; }
+#right { width: 40%; min-width: 34; max-width: 64; border-left: solid $panel-lighten-2; padding: 0 0 0 1; }
 #scores { height: auto; max-height: 9; }
 #log { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; }
 #prompt { height: 1; padding: 0 1; }

@@ -37,6 +37,23 @@ In the lobby
 Press Esc or ? to close."""
 
 
+class Tick(Checkbox):
+    """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
+
+    BUTTON_INNER = " "
+
+    def on_mount(self) -> None:
+        self._mark()
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self._mark()
+
+    def _mark(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        self.refresh()
+
+
 class HelpDialog(ModalScreen[None]):
     """The keys, one screen."""
 
@@ -104,9 +121,9 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Label("Bots")
                 yield Select([(str(n), n) for n in range(MAX_PLAYERS)], value=0, allow_blank=False, id="bots",
                              compact=True)
-            yield Checkbox("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
-            yield Checkbox("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
-            yield Checkbox("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
+            yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
+            yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
+            yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
                 yield Button("Create and sit", variant="primary", id="create_button", compact=True)

@@ -12,9 +12,20 @@ from rich.text import Text
 
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
-from setback.client.story import SUIT_NAMES, clock_text, outcome_line, result_lines, rules_text, side_name, sides
+from setback.client.story import (
+    SUIT_NAMES,
+    clock_text,
+    outcome_line,
+    result_lines,
+    rules_text,
+    side_name,
+    side_of,
+    sides,
+)
 from setback.protocol.messages import TableInfo
 
+SIDE_LETTERS = "ABCDEFG"
+"""Partnerships are told apart by letter in the seats and the scores."""
 DIM = "dim"
 MINE = "bold"
 ALERT = "bold red1"
@@ -28,6 +39,8 @@ def status_line(state: ClientState) -> Text:
     if state.table is not None:
         text.append(f"{info.name if info else state.table}", style=MINE)
         if game is not None:
+            if game.game:
+                text.append(f" · game {game.game + 1}")
             if game.hand_number:
                 text.append(f" · hand {game.hand_number}")
             text.append(f" · {rules_text(game.rules)}")
@@ -70,8 +83,11 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
     info = state.table_info
     table = Table(box=None, padding=(0, 1, 0, 0), expand=False, show_edge=False, pad_edge=False)
     table.add_column("", width=1, no_wrap=True)
-    table.add_column("player", width=14, no_wrap=True, overflow="ellipsis", header_style=DIM)
+    table.add_column("player", width=12, no_wrap=True, overflow="ellipsis", header_style=DIM)
     table.add_column("", width=2, no_wrap=True)
+    teams = game.rules.teams is not None
+    if teams:
+        table.add_column("", width=1, no_wrap=True)
     table.add_column("bid", width=4, no_wrap=True, header_style=DIM)
     table.add_column("card", width=4, no_wrap=True, header_style=DIM)
     table.add_column("held", width=4, justify="right", no_wrap=True, header_style=DIM)
@@ -85,7 +101,7 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
         if info is not None and seat < len(info.seats) and not info.seats[seat].connected:
             label = Text(f"{name} (away)", style=ALERT)
         elif you:
-            label = Text(f"{name} (you)", style=MINE) if len(name) <= 8 else label
+            label = Text(f"{name} (you)", style=MINE) if len(name) <= 6 else label
         role = ("D" if seat == game.dealer else " ") + ("P" if seat == game.pitcher else " ")
         bid = game.bid_of(seat)
         bid_text = "pass" if bid is None else str(bid)
@@ -94,7 +110,8 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
         held = str(game.hand_sizes[seat]) if seat < len(game.hand_sizes) and game.phase != "dealing" else ""
         won = str(game.taken[seat]) if game.phase == "playing" else ""
         clock = Text(seat_clock(state, seat, now) if turn else "", style=ALERT if you else "")
-        table.add_row(marker, label, role, bid_text, card, held, won, clock)
+        side = [SIDE_LETTERS[side_of(game.rules, seat)]] if teams else []
+        table.add_row(marker, label, role, *side, bid_text, card, held, won, clock)
     return table
 
 
@@ -129,7 +146,10 @@ def scores_table(state: ClientState) -> Table:
         score = game.scores[side] if side < len(game.scores) else 0
         delta = f"{deltas[side]:+d}" if deltas is not None and side < len(deltas) else ""
         style = MINE if side == mine else ""
-        table.add_row(Text(side_name(rules, side, names), style=style), Text(str(score), style=style), delta)
+        label = side_name(rules, side, names)
+        if rules.teams is not None:
+            label = f"{SIDE_LETTERS[side]} {label}"
+        table.add_row(Text(label, style=style), Text(str(score), style=style), delta)
     return table
 
 
@@ -143,10 +163,20 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         lines = [line_text(outcome_line(game.outcome, game.rules, names), ascii, "bold")]
         if game.seat is not None:
             lines.append(Text("Press r to play again at this table, l to leave.", style=ALERT))
+        if game.last_result is not None:
+            lines += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
         return Group(*lines)
     if game.phase == "dealing":
         return Text("The game begins: drawing for the first deal…", style=DIM)
     parts: list[RenderableType] = []
+    if game.phase == "bidding":
+        parts.append(bidding_line(game, names))
+    if game.phase == "playing" and game.trick:
+        lead = game.trick[0]
+        line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
+        line.append(SUIT_NAMES[lead.card.suit] + " ")
+        line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
+        parts.append(line)
     if game.last_trick is not None:
         trick = game.last_trick
         line = Text(f"Trick {trick.number} went to {names[trick.winner]}: ", style=DIM)
@@ -158,6 +188,20 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
     if game.phase == "bidding" and game.last_result is not None:
         parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
     return Group(*parts) if parts else Text("")
+
+
+def bidding_line(game: GameView, names: list[str]) -> Text:
+    """The bid to beat, and the dealer's duty when everyone else passed."""
+    bids = [(amount, seat) for seat, amount in game.bids if amount is not None]
+    if bids:
+        amount, seat = max(bids)
+        text = Text(f"High bid: {amount} by {names[seat]}.")
+    else:
+        text = Text("No bid yet.")
+    decision = game.decision
+    if decision is not None and decision.bidding and "pass" not in decision.legal:
+        text.append(" Everyone passed: the dealer must bid.", style=ALERT)
+    return text
 
 
 def waiting_room(state: ClientState) -> RenderableType:

@@ -26,7 +26,8 @@ from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
 log = structlog.get_logger("setback.session")
 
 POLL_SECONDS = 3.0
-"""How often the table list is asked for while seated (a seated connection gets no table updates)."""
+"""How often the table list is asked for: a seated connection gets no table updates, and no
+message says that a table was closed."""
 
 
 class Session:
@@ -129,7 +130,7 @@ class Session:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(POLL_SECONDS)
-            if self.state.table is not None and self.state.link is Link.ONLINE:
+            if self.state.link is Link.ONLINE:
                 with contextlib.suppress(LinkClosedError, OSError):
                     await self.link.send(ListTables())
 

@@ -158,4 +158,5 @@ def outcome_line(outcome: WireOutcome, rules: WireRules, names: Sequence[str]) -
     verb = "wins" if len(seats_of(rules, outcome.winner)) == 1 else "win"
     scores = " to ".join(str(s) for s in sorted(outcome.scores, reverse=True))
     why = REASONS.get(outcome.reason, outcome.reason.replace("_", " "))
-    return (f"{winners} {verb} the game, {scores}, after {outcome.hands_dealt} hands ({why}).",)
+    hands = f"{outcome.hands_dealt} hand{'s' if outcome.hands_dealt != 1 else ''}"
+    return (f"{winners} {verb} the game, {scores}, after {hands} ({why}).",)

@@ -63,8 +63,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    import logging
+
     from setback.client.play import players_default, run_play_command
 
+    logs.configure(json=args.log_json, level=logging.WARNING)
     return run_play_command(args, rules_from(args, players_default(args)))
 
 
