@@ -30,7 +30,7 @@ Screen { layout: vertical; }
 #right { width: 40%; min-width: 34; max-width: 64; border-left: solid $panel-lighten-2; padding: 0 0 0 1; }
 #scores { height: auto; max-height: 9; }
 #log { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; }
-#prompt { height: 1; padding: 0 1; }
+#prompt { height: auto; max-height: 2; padding: 0 1; }
 #chat { height: 1; margin: 0 1; display: none; }
 #bottom { height: 3; padding: 0 1; }
 #hand { width: auto; height: 3; }
@@ -86,14 +86,24 @@ class SetbackApp(App[None]):
         else:
             self.connect(self.options.address)
 
-    def connect(self, address: Address) -> None:
+    def connect(self, address: Address, link: ServerLink | None = None) -> None:
         """Connect to the server at ``address`` and show the lobby (or the table, once seated)."""
         if self.session is not None:
             return
-        link = ServerLink(address, self.options.name)
+        link = link or ServerLink(address, self.options.name)
         self.session = Session(link, self.state, self.changed, self.options.reconnect_attempts)
         self.run_worker(self._run_session(self.session), name="session")
         self.switch_mode("lobby")
+
+    async def retry(self) -> None:
+        """After the connection was given up: try the same server again (with the seat token)."""
+        session = self.session
+        if session is None or self.state.link is not Link.OFFLINE:
+            return
+        await session.close()
+        self.session = None
+        self.state.refuse(None)
+        self.connect(session.link.address, session.link)
 
     async def _run_session(self, session: Session) -> None:
         try:

@@ -222,17 +222,17 @@ def waiting_room(state: ClientState) -> RenderableType:
 
 def prompt(state: ClientState, now: float, ascii: bool) -> Text:
     """The line above the hand: what to do now, or what is awaited, or what went wrong."""
+    if state.link is Link.OFFLINE:
+        return offline(state)
     if state.notice:
         return Text(state.notice, style=ALERT)
     game = state.game
     if state.link is Link.RECONNECTING:
         return Text("Connection lost: reconnecting with your seat token…", style=ALERT)
-    if state.link is Link.OFFLINE:
-        return Text("Disconnected. Press q to quit.", style=ALERT)
     if game is None:
         if state.spectating:
             return Text("Watching: the game has not started. l: leave", style=DIM)
-        return Text("Waiting for every seat to be taken and ready.  b: add a bot · r: ready · l: leave", style=DIM)
+        return Text("Waiting for players.  b: add a bot · r: ready · l: leave", style=DIM)
     names = state.names()
     decision = game.decision
     if decision is not None:
@@ -249,6 +249,18 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         doing = "bid" if game.phase == "bidding" else "play"
         return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
     return Text("")
+
+
+def offline(state: ClientState) -> Text:
+    return Text(f"{state.notice or 'Disconnected.'}  r: try again · q: quit", style=ALERT)
+
+
+def lobby_prompt(state: ClientState) -> Text:
+    if state.link is Link.OFFLINE:
+        return offline(state)
+    if state.notice:
+        return Text(state.notice, style=ALERT)
+    return Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style=DIM)
 
 
 def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:

@@ -27,6 +27,7 @@ from setback.client.link import Address
 from setback.client.panels import (
     centre,
     contract_line,
+    lobby_prompt,
     prompt,
     scores_table,
     seats_table,
@@ -35,7 +36,7 @@ from setback.client.panels import (
     table_row,
 )
 from setback.client.render import card_label, card_text, line_text, sorted_hand
-from setback.client.state import ClientState, GameView, LogKind
+from setback.client.state import ClientState, GameView, Link, LogKind
 from setback.client.story import SUIT_NAMES
 from setback.engine import Card
 from setback.protocol.messages import (
@@ -221,8 +222,7 @@ class LobbyScreen(ClientScreen):
         if current in ids:
             tables.move_cursor(row=ids.index(current))
         self.query_one("#detail", Static).update(table_detail(state.tables.get(self._current() or "")))
-        hint = Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style="dim")
-        self.query_one("#prompt", Static).update(Text(state.notice, style="bold red1") if state.notice else hint)
+        self.query_one("#prompt", Static).update(lobby_prompt(state))
         self.show_log(state)
 
     def _current(self) -> str | None:
@@ -251,6 +251,10 @@ class LobbyScreen(ClientScreen):
             await self.client.send(Spectate(table=table))
 
     async def action_refresh(self) -> None:
+        """Ask for the tables again; after the connection was given up, try to connect again."""
+        if self.state.link is Link.OFFLINE:
+            await self.client.retry()
+            return
         await self.client.send(ListTables())
 
     def action_new(self) -> None:
@@ -527,6 +531,10 @@ class TableScreen(ClientScreen):
     # -- the table --------------------------------------------------------------------------------
 
     async def action_ready(self) -> None:
+        """Ready for the next game; after the connection was given up, try to connect again."""
+        if self.state.link is Link.OFFLINE:
+            await self.client.retry()
+            return
         game = self.state.game
         if self.state.seat is not None and (game is None or game.outcome is not None):
             await self.client.send(Ready())

@@ -19,7 +19,7 @@ import structlog
 
 from setback.client.link import LinkClosedError, RefusedError, ServerLink
 from setback.client.state import ClientState, Link, LogKind
-from setback.client.words import error_text
+from setback.client.words import error_text, unreachable
 from setback.protocol import ProtocolError
 from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
 
@@ -54,7 +54,7 @@ class Session:
             self._offline(error_text(exc.error))
             return
         except (OSError, LinkClosedError) as exc:
-            self._offline(f"cannot reach {self.link.address}: {exc}")
+            self._offline(unreachable(str(self.link.address), exc))
             return
         poller = asyncio.create_task(self._poll())
         try:
@@ -88,7 +88,7 @@ class Session:
             return False
         except (OSError, LinkClosedError) as exc:
             if not self.closing:
-                self._offline(f"cannot reach {self.link.address}: {exc}")
+                self._offline(unreachable(str(self.link.address), exc))
             return False
         await self._fold(welcome)
         return True

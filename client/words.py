@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -62,3 +64,14 @@ def error_text(error: Error, request: ClientMessage | None = None) -> str:
     head = f"{words} ({about})" if about else words
     detail = error.message.strip().rstrip(".")
     return f"{head}: {detail}." if detail else f"{head}."
+
+
+def unreachable(address: str, error: BaseException) -> str:
+    """Why the server at ``address`` could not be reached, for a person."""
+    if isinstance(error, ConnectionRefusedError):
+        return f"nothing answers at {address}: is setback serve running there?"
+    if isinstance(error, socket.gaierror):
+        return f"no computer called {address.rpartition(':')[0]} was found"
+    if isinstance(error, TimeoutError):
+        return f"{address} did not answer in time"
+    return f"cannot reach {address} ({error})"

@@ -4,6 +4,7 @@ errors in plain words, the winner and playing again, finding a server, and the c
 from __future__ import annotations
 
 import argparse
+import socket
 
 import pytest
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
@@ -17,9 +18,11 @@ from setback.client.embedded import embedded_config
 from setback.client.link import Address
 from setback.client.play import play_options, players_default
 from setback.client.screens import DiscoverScreen, LobbyScreen, TableScreen
-from setback.client.state import QuickGame
+from setback.client.state import Link, QuickGame
 from setback.protocol.messages import Ready, WireRules
 from setback.server.advertise import Advertisement
+from setback.server.app import Server
+from setback.server.config import ServerConfig
 
 
 @pytest.fixture(autouse=True)
@@ -188,3 +191,23 @@ def test_the_embedded_server_listens_on_loopback_only() -> None:
     assert config.host == "127.0.0.1" and config.port == 0
     with pytest.raises(ValueError, match="SQLite"):
         embedded_config("games.sqlite3")
+
+
+async def test_an_unreachable_server_is_told_and_tried_again_on_r() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = client(port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.state.link is Link.OFFLINE, "giving up")
+        await pilot.pause()
+        assert f"nothing answers at 127.0.0.1:{port}" in screen_text(app)
+        assert "r: try again" in screen_text(app)
+        server = Server(ServerConfig(host="127.0.0.1", port=port, name="late"))
+        await server.start()
+        try:
+            await pilot.press("r")
+            await until(pilot, lambda: app.state.link is Link.ONLINE, "the connection")
+            assert app.state.server == "late"
+        finally:
+            await server.stop()

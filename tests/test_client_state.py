@@ -210,5 +210,5 @@ def test_the_screen_says_when_the_connection_is_down() -> None:
     state.connection(Link.RECONNECTING, "reset by peer")
     assert "[reconnecting]" in status_line(state).plain
     assert "reconnecting" in prompt(state, 0.0, False).plain
-    state.connection(Link.OFFLINE, "cannot reach 127.0.0.1:7411")
-    assert "Disconnected: cannot reach 127.0.0.1:7411" in prompt(state, 0.0, False).plain
+    state.connection(Link.OFFLINE, "nothing answers at 127.0.0.1:7411")
+    assert "Disconnected: nothing answers at 127.0.0.1:7411  r: try again" in prompt(state, 0.0, False).plain
