@@ -126,6 +126,8 @@ class SetbackApp(App[None]):
 
     def _draw(self) -> None:
         self._drawing = False
+        if self.current_mode not in {"discover", "lobby", "table"}:
+            return
         if self.current_mode in {"lobby", "table"}:
             wanted = "table" if self.state.table is not None else "lobby"
             if wanted != self.current_mode:

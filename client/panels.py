@@ -98,7 +98,10 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
         marker = Text("▶", style=ALERT) if turn else Text(" ")
         you = seat == game.seat
         label = Text(name, style=MINE if you else "")
-        if info is not None and seat < len(info.seats) and not info.seats[seat].connected:
+        seating = info.seats[seat] if info is not None and seat < len(info.seats) else None
+        if seating is not None and seating.replaced_by_bot:
+            label = Text(f"{name} (bot)", style=ALERT)
+        elif seating is not None and not seating.connected:
             label = Text(f"{name} (away)", style=ALERT)
         elif you:
             label = Text(f"{name} (you)", style=MINE) if len(name) <= 6 else label
@@ -245,6 +248,8 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
     if game.outcome is not None:
         return Text("Game over.  r: play again · l: leave", style=MINE)
+    if game.stood_in:
+        return Text("A bot plays for you after your timeouts: press r to play yourself again.", style=ALERT)
     if game.to_act is not None:
         doing = "bid" if game.phase == "bidding" else "play"
         return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)

@@ -536,7 +536,7 @@ class TableScreen(ClientScreen):
             await self.client.retry()
             return
         game = self.state.game
-        if self.state.seat is not None and (game is None or game.outcome is not None):
+        if self.state.seat is not None and (game is None or game.outcome is not None or game.stood_in):
             await self.client.send(Ready())
 
     async def action_add_bot(self) -> None:

@@ -183,6 +183,8 @@ class GameView:
     last_result: WireHandResult | None = None
     outcome: WireOutcome | None = None
     decision: Decision | None = None
+    stood_in: bool = False
+    """A stand-in bot plays this seat after its timeouts, until the player sends ``ready``."""
 
     def __post_init__(self) -> None:
         players = self.rules.players
@@ -357,6 +359,9 @@ class ClientState:
 
     def _ok(self, request: ClientMessage | None) -> None:
         match request:
+            case Ready(ready=True) if self.game is not None and self.game.outcome is None:
+                self.game.stood_in = False
+                self.say(LogKind.INFO, "You play your seat again from the next decision.")
             case Ready(ready=True):
                 self.say(LogKind.INFO, "You are ready: the next game starts when every seat is.")
             case AddBot():
@@ -445,6 +450,7 @@ class ClientState:
         self._take_view(decide.view, now)
         game = self.game
         assert game is not None
+        game.stood_in = False
         game.decision = Decision(
             request=decide.request, legal=tuple(decide.view.legal), limit_ms=decide.clock.limit_ms,
             remaining_ms=decide.clock.remaining_ms, since=now,
@@ -503,6 +509,10 @@ class ClientState:
                 game.last_result = result
                 game.scores = list(result.scores)
                 self._turn(game, None, now)
+            case TimedOutEvent(seat=seat, timeouts=timeouts) if seat == game.seat:
+                info = self.table_info
+                limit = info.clock.bot_after_timeouts if info is not None else None
+                game.stood_in = limit is not None and timeouts >= limit
             case GameWonEvent(outcome=outcome):
                 game.phase, game.outcome, game.decision = "game_over", outcome, None
                 game.scores = list(outcome.scores)

@@ -211,3 +211,4 @@ async def test_an_unreachable_server_is_told_and_tried_again_on_r() -> None:
             assert app.state.server == "late"
         finally:
             await server.stop()
+

@@ -25,12 +25,16 @@ from setback.protocol.messages import (
     Joined,
     Limits,
     ListTables,
+    Ok,
+    Ready,
     SeatInfo,
     ServerMessage,
     Snapshot,
     Spectating,
     TableInfo,
+    Tables,
     TableUpdate,
+    TimedOutEvent,
     Welcome,
     WireRules,
 )
@@ -212,3 +216,25 @@ def test_the_screen_says_when_the_connection_is_down() -> None:
     assert "reconnecting" in prompt(state, 0.0, False).plain
     state.connection(Link.OFFLINE, "nothing answers at 127.0.0.1:7411")
     assert "Disconnected: nothing answers at 127.0.0.1:7411  r: try again" in prompt(state, 0.0, False).plain
+
+
+def test_after_its_timeouts_a_seat_is_played_by_a_bot_until_ready() -> None:
+    """The table's bot_after_timeouts reached: the screen offers r; the ready's ok ends it."""
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=1, token="tok"))
+    clocked = msgspec.structs.replace(info(players=2), clock=Clock(decision_seconds=5.0, bot_after_timeouts=2))
+    state.receive(Tables(tables=[clocked]))
+    state.receive(GameStarted(table="t1", game=0, rules=WireRules(players=2), players=["bea", "ann"]))
+
+    def stood_in() -> bool:
+        return state.game is not None and state.game.stood_in
+
+    state.receive(EventMessage(table="t1", event=TimedOutEvent(seat=1, action="pass", timeouts=1)))
+    assert not stood_in()
+    state.receive(EventMessage(table="t1", event=TimedOutEvent(seat=1, action="pass", timeouts=2)))
+    assert stood_in()
+    assert "press r to play yourself again" in prompt(state, 0.0, False).plain
+    state.sending(Ready(id=5))
+    state.receive(Ok(id=5))
+    assert not stood_in()
