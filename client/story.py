@@ -108,7 +108,7 @@ def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> lis
             return [(f"{names[pitcher]} pitches for {bid}.",)]
         case TrumpPitchedEvent(seat=seat, trump=trump):
             suit = Suit.parse(trump)
-            return [(f"Trump is {SUIT_NAMES[suit]} {suit.symbol} ({suit.letter}), led by {names[seat]}.",)]
+            return [(f"Trump is {SUIT_NAMES[suit]} ({suit.letter}), led by {names[seat]}.",)]
         case CardPlayedEvent():
             return []
         case TrickWonEvent(number=number, winner=winner, plays=plays):

@@ -13,10 +13,11 @@ from wire import RawClient, running_server
 
 from setback.bots import BUILTIN
 from setback.cli import build_parser, rules_from
+from setback.client.app import SetbackApp
 from setback.client.dialogs import CreateTableDialog
 from setback.client.embedded import embedded_config
 from setback.client.link import Address
-from setback.client.play import play_options, players_default
+from setback.client.play import play, play_options, players_default
 from setback.client.screens import DiscoverScreen, LobbyScreen, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.protocol.messages import Ready, WireRules
@@ -212,3 +213,31 @@ async def test_an_unreachable_server_is_told_and_tried_again_on_r() -> None:
         finally:
             await server.stop()
 
+
+
+async def test_play_runs_the_client_against_its_own_server_and_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``setback play --bots 3``: a server on 127.0.0.1 for the client's whole run, stopped after."""
+    seen: list[Address | None] = []
+
+    async def run(app: SetbackApp) -> None:
+        address = app.options.address
+        seen.append(address)
+        assert address is not None and address.host == "127.0.0.1"
+        peer = await RawClient.connect(address.port)
+        welcome = await peer.hello("probe")
+        assert welcome["server"] == "this computer"
+        await peer.close()
+
+    monkeypatch.setattr(SetbackApp, "run_async", run)
+    args = parse("--bots", "3", "--name", "ann")
+    options = play_options(args, rules_from(args, players_default(args)))
+    await play(options, embedded=True)
+    (address,) = seen
+    assert address is not None
+    with pytest.raises(OSError):
+        await RawClient.connect(address.port)
+
+
+def test_serve_can_keep_quiet_on_the_lan() -> None:
+    assert build_parser().parse_args(["serve", "--no-advertise"]).no_advertise
+    assert not build_parser().parse_args(["serve"]).no_advertise
