@@ -102,7 +102,7 @@ class SetbackApp(App[None]):
             return
         await session.close()
         self.session = None
-        self.state.refuse(None)
+        self.state.tell(None)
         self.connect(session.link.address, session.link)
 
     async def _run_session(self, session: Session) -> None:

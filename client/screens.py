@@ -444,7 +444,7 @@ class TableScreen(ClientScreen):
 
     def _pick(self, action: str) -> None:
         self.selected = action
-        self.state.refuse(None)
+        self.state.tell(None)
         self.show(self.state)
 
     def action_move(self, step: int) -> None:
@@ -497,7 +497,7 @@ class TableScreen(ClientScreen):
             self._refuse(f"Not your turn: waiting for {self.state.names()[game.to_act]}.")
 
     def _refuse(self, text: str) -> None:
-        self.state.refuse(text)
+        self.state.tell(text)
         self.show(self.state)
 
     async def action_confirm(self) -> None:

@@ -113,7 +113,7 @@ class Session:
         if message.id is None:
             message = msgspec.structs.replace(message, id=self.link.next_id())
         if self.state.link is not Link.ONLINE:
-            self.state.refuse("Not connected to the server right now; try again in a moment.")
+            self.state.tell("Not connected to the server right now; try again in a moment.")
             self.changed()
             return False
         self.state.sending(message)
@@ -121,7 +121,7 @@ class Session:
             await self.link.send(message)
         except (LinkClosedError, OSError):
             self.state.requests.pop(message.id, None)
-            self.state.refuse("The connection dropped before that was sent; reconnecting.")
+            self.state.tell("The connection dropped before that was sent; reconnecting.")
             self.changed()
             return False
         self.changed()

@@ -34,7 +34,6 @@ from setback.protocol.messages import (
     EventMessage,
     GameStarted,
     GameWonEvent,
-    Goodbye,
     HandDealtEvent,
     HandScoredEvent,
     Join,
@@ -48,8 +47,6 @@ from setback.protocol.messages import (
     RequestId,
     SeatCard,
     ServerMessage,
-    ServerPing,
-    ServerPong,
     Snapshot,
     Spectating,
     TableInfo,
@@ -226,7 +223,6 @@ class ClientState:
     """The latest thing that went wrong, in plain words, until the next action clears it."""
     requests: dict[RequestId, ClientMessage] = field(default_factory=dict)
     """Requests sent with an id and not yet answered."""
-    revision: int = 0
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -263,7 +259,6 @@ class ClientState:
         if link == self.link:
             return
         self.link = link
-        self.revision += 1
         if link is Link.RECONNECTING:
             self.say(LogKind.ERROR, f"Connection lost ({detail}); reconnecting…" if detail else "Reconnecting…")
         elif link is Link.OFFLINE:
@@ -279,17 +274,14 @@ class ClientState:
         if isinstance(message, Act) and self.game is not None and self.game.decision is not None:
             self.game.decision.sent = message.action
         self.notice = None
-        self.revision += 1
 
-    def refuse(self, text: str | None) -> None:
-        """The client itself refused what the person asked for (an illegal card, say); None clears."""
+    def tell(self, text: str | None) -> None:
+        """Show ``text`` as the notice (why the client refused a key, say); None clears it."""
         self.notice = text
-        self.revision += 1
 
     def receive(self, message: ServerMessage, now: float | None = None) -> list[ClientMessage]:
         """Fold one server message in; return the requests the client should send in answer."""
         now = time.monotonic() if now is None else now
-        self.revision += 1
         match message:
             case Welcome():
                 return self._welcomed(message)
@@ -326,10 +318,6 @@ class ClientState:
             case Chat(sender=sender, text=text, scope=scope):
                 where = "" if scope == "table" else "(lobby) "
                 self.say(LogKind.CHAT, f"{where}<{sender}> {text}")
-            case Goodbye(reason=reason):
-                self.say(LogKind.ERROR, f"The server said goodbye: {reason}")
-            case ServerPing() | ServerPong() | Snapshot() | Decide() | EventMessage():
-                pass
         return []
 
     # -- the lobby ------------------------------------------------------------------------------
