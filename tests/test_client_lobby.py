@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import uuid
 
 import pytest
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
@@ -123,19 +124,23 @@ async def test_a_refusal_is_told_in_plain_words() -> None:
 
 async def test_servers_found_on_the_lan_are_offered_and_joined() -> None:
     """The first screen lists a server announced over mDNS (kept to loopback) and this computer."""
-    async with running_server(name="Club night") as server:
-        advertisement = await Advertisement.start("Club night", "127.0.0.1", server.port)
+    name = f"Club {uuid.uuid4().hex[:6]}"
+    async with running_server(name=name) as server:
+        advertisement = await Advertisement.start(name, "127.0.0.1", server.port)
         try:
             app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=1.0)
             async with app.run_test(size=(80, 24)) as pilot:
                 assert isinstance(app.screen, DiscoverScreen)
-                await until(pilot, lambda: "Club night" in screen_text(app), "the server found")
+                await until(pilot, lambda: name in screen_text(app), "the server found")
                 assert "this computer" in screen_text(app)
-                listing = app.screen.query_one("#servers", OptionList)
-                listing.highlighted = 0
+                screen = app.screen
+                assert isinstance(screen, DiscoverScreen)
+                screen.query_one("#servers", OptionList).highlighted = next(
+                    i for i, found in enumerate(screen.servers) if found.name == name
+                )
                 await pilot.press("enter")
                 await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
-                assert app.state.server == "Club night"
+                assert app.state.server == name
                 assert app.state.address == f"127.0.0.1:{server.port}"
         finally:
             await advertisement.close()
