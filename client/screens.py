@@ -433,14 +433,17 @@ class TableScreen(ClientScreen):
         return [f"play {card}" for card in self.hand_order(game) if card in playable]
 
     def _sync_selection(self, game: GameView | None) -> None:
+        """A new decision starts with its first legal choice picked (None stays None after a refusal)."""
         decision = game.decision if game is not None else None
         if decision is None:
             self.selected, self.request = None, None
             return
-        if decision.request != self.request or self.selected not in decision.legal:
+        if decision.request != self.request:
             self.request = decision.request
             choices = self.choices()
             self.selected = choices[0] if choices else None
+        elif self.selected not in decision.legal:
+            self.selected = None
 
     def _pick(self, action: str) -> None:
         self.selected = action
@@ -497,6 +500,8 @@ class TableScreen(ClientScreen):
             self._refuse(f"Not your turn: waiting for {self.state.names()[game.to_act]}.")
 
     def _refuse(self, text: str) -> None:
+        """Say why a key did nothing; a choice made before it is dropped, so Enter sends nothing unchosen."""
+        self.selected = None
         self.state.tell(text)
         self.show(self.state)
 
@@ -508,6 +513,9 @@ class TableScreen(ClientScreen):
             return
         if self.selected in decision.legal:
             await self.client.send(Act(request=decision.request, action=self.selected))
+        else:
+            what = "a bid" if decision.bidding else "a card"
+            self._refuse(f"Choose {what} first: ←/→ or its number.")
 
     @on(Chip.Picked)
     async def picked(self, event: Chip.Picked) -> None:
