@@ -17,6 +17,8 @@ class PlayOptions:
     name: str
     address: Address | None = None
     """The server; None: look for one on the LAN first."""
+    password: str | None = None
+    """The server's password, when it has one (``setback serve --password``)."""
     plan: QuickGame | None = None
     """A table to create and sit at on arrival (``--bots``)."""
     rules: WireRules = field(default_factory=WireRules)

@@ -34,6 +34,7 @@ def default_name() -> str:
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("host", nargs="?", metavar="HOST[:PORT]", help="the server (default: look on the LAN)")
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    parser.add_argument("--password", help="the server's password, if it has one")
     parser.add_argument(
         "--bots", type=int, default=0, metavar="N",
         help="start a game against N built-in bots at once (on a server of your own unless HOST is given)",
@@ -71,7 +72,9 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
         raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
     if args.db is not None:
         embedded_config(args.db)
-    return PlayOptions(name=name, address=address, plan=plan, rules=wire, clock=clock, ascii=args.ascii)
+    return PlayOptions(
+        name=name, address=address, password=args.password, plan=plan, rules=wire, clock=clock, ascii=args.ascii
+    )
 
 
 def players_default(args: argparse.Namespace) -> int:

@@ -246,3 +246,15 @@ async def test_play_runs_the_client_against_its_own_server_and_stops_it(monkeypa
 def test_serve_can_keep_quiet_on_the_lan() -> None:
     assert build_parser().parse_args(["serve", "--no-advertise"]).no_advertise
     assert not build_parser().parse_args(["serve"]).no_advertise
+
+
+async def test_a_server_with_a_password() -> None:
+    async with running_server(password="pitch") as server:
+        refused = client(server.port)
+        async with refused.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: refused.state.link is Link.OFFLINE, "the refusal")
+            await pilot.pause()
+            assert "The server needs its password (--password)" in screen_text(refused)
+        welcomed = client(server.port, password="pitch")
+        async with welcomed.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: welcomed.state.link is Link.ONLINE, "the welcome")
