@@ -173,6 +173,10 @@ class Server:
     async def serve_forever(self) -> None:
         """Run until SIGINT or SIGTERM, then stop cleanly."""
         await self.start()
+        await self.run_until_stopped()
+
+    async def run_until_stopped(self) -> None:
+        """Once started: wait until SIGINT or SIGTERM, then stop cleanly."""
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
@@ -180,11 +184,30 @@ class Server:
         await self.wait_stopped()
 
 
-def run(config: ServerConfig) -> None:
+async def serve(config: ServerConfig, advertise: bool = False) -> None:
+    """Serve until stopped; with ``advertise``, announced on the LAN over mDNS meanwhile."""
+    server = Server(config)
+    await server.start()
+    advertisement = None
+    if advertise:
+        from setback.server.advertise import AdvertiseError, Advertisement
+
+        try:
+            advertisement = await Advertisement.start(config.name, config.host, server.port)
+        except AdvertiseError as exc:
+            log.warning("not_advertised", error=str(exc))
+    try:
+        await server.run_until_stopped()
+    finally:
+        if advertisement is not None:
+            await advertisement.close()
+
+
+def run(config: ServerConfig, advertise: bool = False) -> None:
     """Serve with uvloop when it is installed, else the standard event loop."""
     try:
         import uvloop
     except ImportError:
-        asyncio.run(Server(config).serve_forever())
+        asyncio.run(serve(config, advertise))
     else:
-        uvloop.run(Server(config).serve_forever())
+        uvloop.run(serve(config, advertise))

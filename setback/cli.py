@@ -101,6 +101,15 @@ def cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    import logging
+
+    from setback.client.play import players_default, run_play_command
+
+    logs.configure(json=args.log_json, level=logging.WARNING)
+    return run_play_command(args, rules_from(args, players_default(args)))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from setback.server.app import run
     from setback.server.config import ServerConfig
@@ -115,7 +124,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ValueError("--tls-cert and --tls-key go together")
-    run(config)
+    run(config, advertise=not args.no_advertise)
     return 0
 
 
@@ -261,6 +270,12 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--tls-ca", metavar="PEM", help="verify the server against this CA or certificate")
     bot.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
 
+    play = command("play", cmd_play, "play at a server, or against bots at once (--bots 3)")
+    from setback.client.play import add_play_arguments
+
+    add_play_arguments(play)
+    add_rules_arguments(play)
+
     serve = command("serve", cmd_serve, "run the LAN game server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
@@ -273,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--db", metavar="PATH", help="SQLite file for tables, games and ratings (default: in your data folder; "
         ":memory: keeps nothing)"
+    )
+    serve.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the server on the LAN (mDNS/DNS-SD)"
     )
 
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")

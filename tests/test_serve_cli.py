@@ -23,7 +23,8 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
     port = free_port()
     db = tmp_path / "club.sqlite3"
     process = subprocess.Popen(
-        [sys.executable, "-m", "setback", "--log-json", "serve", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "setback", "--log-json", "serve", "--no-advertise", "--host", "127.0.0.1",
+         "--port", str(port),
          "--db", str(db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

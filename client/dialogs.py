@@ -1,0 +1,170 @@
+"""The client's pop-up screens: a new table's options, yes-or-no questions, and the keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from setback.engine import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from setback.protocol.convert import rules_from_wire
+from setback.protocol.messages import Clock, CreateTable, WireRules
+
+CLOCKS: tuple[tuple[str, float | None], ...] = (
+    ("no clock", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("2 min", 120.0), ("5 min", 300.0),
+)
+
+KEYS = """\
+At the table
+  ← →             choose a card or a bid (only legal ones)
+  1-6             choose the card in that place in your hand
+  0 or p, 1-4     choose pass, or that bid
+  Enter / Space   play the card or make the bid chosen
+  mouse click     play a card or make a bid at once
+  c               chat with the table      Esc  close the chat
+  r               ready for the next game (play again)
+  b               seat a bot in a free seat (before a game)
+  l               leave the table          q  quit
+In the lobby
+  ↑ ↓  Enter      choose a table and sit down
+  s               watch the table          n  create a table
+  c               chat with the lobby      r  refresh
+Press Esc or ? to close."""
+
+
+class Tick(Checkbox):
+    """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
+
+    BUTTON_INNER = " "
+
+    def on_mount(self) -> None:
+        self._mark()
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self._mark()
+
+    def _mark(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        self.refresh()
+
+
+class HelpDialog(ModalScreen[None]):
+    """The keys, one screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(KEYS), id="help")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question; y or Enter says yes, n or Esc says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question)
+            yield Static("y: yes   n: no", classes="hint")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class CreateTableDialog(ModalScreen[CreateTable | None]):
+    """Every table option and a clock; answers the ``create_table`` to send, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, rules: WireRules, clock: float | None, bot: str) -> None:
+        super().__init__()
+        self.rules = rules
+        self.clock = clock
+        self.bot = bot
+        """The built-in bot to seat."""
+
+    def compose(self) -> ComposeResult:
+        rules = self.rules
+        players = [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+        teams: list[tuple[str, int]] = [("cutthroat", 0)] + [(f"{t} teams", t) for t in (2, 3)]
+        with Vertical(id="create"):
+            yield Label("New table", classes="title")
+            with Grid(id="fields"):
+                yield Label("Name")
+                yield Input(placeholder="e.g. Friday", id="name", compact=True, max_length=40)
+                yield Label("Players")
+                yield Select(players, value=rules.players, allow_blank=False, id="players", compact=True)
+                yield Label("Sides")
+                yield Select(teams, value=rules.teams or 0, allow_blank=False, id="teams", compact=True)
+                yield Label("Target")
+                yield Select([(str(t), t) for t in TARGETS], value=rules.target, allow_blank=False, id="target",
+                             compact=True)
+                yield Label("Clock")
+                clock_value = next((i for i, (_, s) in enumerate(CLOCKS) if s == self.clock), 0)
+                yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,
+                             allow_blank=False, id="clock", compact=True)
+                yield Label("Bots")
+                yield Select([(str(n), n) for n in range(MAX_PLAYERS)], value=0, allow_blank=False, id="bots",
+                             compact=True)
+            yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
+            yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
+            yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
+            yield Static("", id="problem")
+            with Horizontal(id="buttons"):
+                yield Button("Create and sit", variant="primary", id="create_button", compact=True)
+                yield Button("Cancel", id="cancel_button", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel_button":
+            self.dismiss(None)
+            return
+        self.action_create()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_create()
+
+    def _value(self, widget_id: str) -> int:
+        value = self.query_one(f"#{widget_id}", Select).value
+        assert isinstance(value, int)
+        return value
+
+    def action_create(self) -> None:
+        teams = self._value("teams")
+        rules = WireRules(
+            players=self._value("players"), teams=teams or None, target=self._value("target"),
+            forced_dealer_bid=self.query_one("#forced", Checkbox).value,
+            smudge=self.query_one("#smudge", Checkbox).value, no_junk=self.query_one("#no_junk", Checkbox).value,
+            hand_limit=self.rules.hand_limit,
+        )
+        try:
+            rules_from_wire(rules)
+        except ValueError as exc:
+            self.query_one("#problem", Static).update(Text(str(exc), style="bold red1"))
+            return
+        bots = self._value("bots")
+        if bots >= rules.players:
+            self.query_one("#problem", Static).update(
+                Text(f"At most {rules.players - 1} bots: leave a seat for yourself.", style="bold red1")
+            )
+            return
+        name = self.query_one("#name", Input).value.strip() or None
+        clock = Clock(decision_seconds=CLOCKS[self._value("clock")][1])
+        self.dismiss(CreateTable(name=name, rules=rules, clock=clock, bots=[self.bot] * bots))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,31 @@
+"""How ``setback play`` was asked to run: the options the text client starts from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from setback.client.link import Address
+from setback.client.state import QuickGame
+from setback.protocol.messages import WireRules
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """How ``setback play`` was asked to run."""
+
+    name: str
+    address: Address | None = None
+    """The server; None: look for one on the LAN first."""
+    password: str | None = None
+    """The server's password, when it has one (``setback serve --password``)."""
+    plan: QuickGame | None = None
+    """A table to create and sit at on arrival (``--bots``)."""
+    rules: WireRules = field(default_factory=WireRules)
+    """The options a new table starts from in the lobby's dialog."""
+    clock: float | None = None
+    ascii: bool = False
+    """Suit letters instead of symbols."""
+    browse_seconds: float = 1.5
+    mdns_interfaces: Sequence[str] | None = None
+    reconnect_attempts: int = 30

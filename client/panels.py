@@ -1,0 +1,296 @@
+"""What each part of the table screen shows, built from the client's state as Rich renderables.
+
+Pure functions of a :class:`~setback.client.state.ClientState` (and the clock's ``now``):
+the widgets only put these on the screen.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
+from setback.client.state import ClientState, GameView, Link
+from setback.client.story import (
+    SUIT_NAMES,
+    clock_text,
+    outcome_line,
+    result_lines,
+    rules_text,
+    side_name,
+    side_of,
+    sides,
+)
+from setback.protocol.messages import TableInfo
+
+SIDE_LETTERS = "ABCDEFG"
+"""Partnerships are told apart by letter in the seats and the scores."""
+DIM = "dim"
+MINE = "bold"
+ALERT = "bold red1"
+
+
+def status_line(state: ClientState) -> Text:
+    """The top line: the table, the hand, the rules, the connection."""
+    text = Text()
+    info = state.table_info
+    game = state.game
+    if state.table is not None:
+        text.append(f"{info.name if info else state.table}", style=MINE)
+        if game is not None:
+            if game.game:
+                text.append(f" · game {game.game + 1}")
+            if game.hand_number:
+                text.append(f" · hand {game.hand_number}")
+            text.append(f" · {rules_text(game.rules)}")
+        if state.spectating:
+            text.append(" · watching")
+    else:
+        text.append(f"{state.server or 'Setback'}", style=MINE)
+        if state.address:
+            text.append(f" · {state.address}")
+        text.append(f" · you are {state.name}")
+    if state.link is not Link.ONLINE:
+        text.append(f"  [{state.link.value}]", style=ALERT)
+    return text
+
+
+def contract_line(game: GameView, names: list[str], ascii: bool) -> Text:
+    """Trump, pitcher and bid, and the dealer: always in view during a hand."""
+    text = Text()
+    if game.trump is not None:
+        text.append("Trump ")
+        text.append(suit_label(game.trump, ascii), style=SUIT_STYLES[game.trump])
+        text.append(f" {SUIT_NAMES[game.trump]}")
+    else:
+        text.append("Trump: not yet", style=DIM)
+    if game.pitcher is not None:
+        text.append(f"   Pitcher {names[game.pitcher]} bid {game.bid}")
+    elif game.phase == "bidding":
+        text.append("   Bidding", style=DIM)
+    if game.dealer is not None:
+        text.append(f"   Dealer {names[game.dealer]}", style=DIM)
+    return text
+
+
+def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
+    """One row a seat: whose turn, name, dealer and pitcher, bid, card in this trick, cards held,
+    tricks won this hand, clock. Fits 44 columns."""
+    game = state.game
+    assert game is not None
+    names = state.names()
+    info = state.table_info
+    table = Table(box=None, padding=(0, 1, 0, 0), expand=False, show_edge=False, pad_edge=False)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column("player", width=12, no_wrap=True, overflow="ellipsis", header_style=DIM)
+    table.add_column("", width=2, no_wrap=True)
+    teams = game.rules.teams is not None
+    if teams:
+        table.add_column("", width=1, no_wrap=True)
+    table.add_column("bid", width=4, no_wrap=True, header_style=DIM)
+    table.add_column("card", width=4, no_wrap=True, header_style=DIM)
+    table.add_column("held", width=4, justify="right", no_wrap=True, header_style=DIM)
+    table.add_column("won", width=3, justify="right", no_wrap=True, header_style=DIM)
+    table.add_column("clock", width=5, justify="right", no_wrap=True, header_style=DIM)
+    for seat, name in enumerate(names):
+        turn = game.to_act == seat and game.phase != "game_over"
+        marker = Text("▶", style=ALERT) if turn else Text(" ")
+        you = seat == game.seat
+        label = Text(name, style=MINE if you else "")
+        seating = info.seats[seat] if info is not None and seat < len(info.seats) else None
+        if seating is not None and seating.replaced_by_bot:
+            label = Text(f"{name} (bot)", style=ALERT)
+        elif seating is not None and not seating.connected:
+            label = Text(f"{name} (away)", style=ALERT)
+        elif you:
+            label = Text(f"{name} (you)", style=MINE) if len(name) <= 6 else label
+        role = ("D" if seat == game.dealer else " ") + ("P" if seat == game.pitcher else " ")
+        bid = game.bid_of(seat)
+        bid_text = "pass" if bid is None else str(bid)
+        played = game.played_by(seat)
+        card = card_text(played, ascii) if played is not None else Text("")
+        held = str(game.hand_sizes[seat]) if seat < len(game.hand_sizes) and game.phase != "dealing" else ""
+        won = str(game.taken[seat]) if game.phase == "playing" else ""
+        clock = Text(seat_clock(state, seat, now) if turn else "", style=ALERT if you else "")
+        side = [SIDE_LETTERS[side_of(game.rules, seat)]] if teams else []
+        table.add_row(marker, label, role, *side, bid_text, card, held, won, clock)
+    return table
+
+
+def seat_clock(state: ClientState, seat: int, now: float) -> str:
+    """The clock of the seat to act: exact for this seat, the table's clock counted down for others."""
+    game = state.game
+    if game is None:
+        return ""
+    if seat == game.seat and game.decision is not None:
+        return clock_label(game.decision.seconds_left(now))
+    info = state.table_info
+    seconds = info.clock.decision_seconds if info is not None else None
+    kind = info.seats[seat].kind if info is not None and seat < len(info.seats) else "human"
+    if seconds is None or kind == "builtin" or game.turn_since is None:
+        return "…"
+    return "~" + clock_label(max(0.0, seconds - (now - game.turn_since)))
+
+
+def scores_table(state: ClientState) -> Table:
+    """Each side's score and its last change; this player's side in bold."""
+    game = state.game
+    assert game is not None
+    names = state.names()
+    rules = game.rules
+    table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=True)
+    table.add_column(f"score to {rules.target}", header_style=DIM, ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column("", justify="right", no_wrap=True)
+    table.add_column("", justify="right", no_wrap=True, style=DIM)
+    mine = None if game.seat is None else (game.seat if rules.teams is None else game.seat % rules.teams)
+    deltas = game.last_result.deltas if game.last_result is not None else None
+    for side in range(sides(rules)):
+        score = game.scores[side] if side < len(game.scores) else 0
+        delta = f"{deltas[side]:+d}" if deltas is not None and side < len(deltas) else ""
+        style = MINE if side == mine else ""
+        label = side_name(rules, side, names)
+        if rules.teams is not None:
+            label = f"{SIDE_LETTERS[side]} {label}"
+        table.add_row(Text(label, style=style), Text(str(score), style=style), delta)
+    return table
+
+
+def centre(state: ClientState, ascii: bool) -> RenderableType:
+    """The middle of the table: the winner, the last hand's summary, or the last trick."""
+    game = state.game
+    if game is None:
+        return waiting_room(state)
+    names = state.names()
+    if game.outcome is not None:
+        lines = [line_text(outcome_line(game.outcome, game.rules, names), ascii, "bold")]
+        if game.seat is not None:
+            lines.append(Text("Press r to play again at this table, l to leave.", style=ALERT))
+        if game.last_result is not None:
+            lines += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
+        return Group(*lines)
+    if game.phase == "dealing":
+        return Text("The game begins: drawing for the first deal…", style=DIM)
+    parts: list[RenderableType] = []
+    if game.phase == "bidding":
+        parts.append(bidding_line(game, names))
+    if game.phase == "playing" and game.trick:
+        lead = game.trick[0]
+        line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
+        line.append(SUIT_NAMES[lead.card.suit] + " ")
+        line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
+        parts.append(line)
+    if game.last_trick is not None:
+        trick = game.last_trick
+        line = Text(f"Trick {trick.number} went to {names[trick.winner]}: ", style=DIM)
+        for i, play in enumerate(trick.plays):
+            line.append(" · " if i else "")
+            line.append(f"{names[play.seat]} ")
+            line.append_text(card_text(play.card, ascii))
+        parts.append(line)
+    if game.phase == "bidding" and game.last_result is not None:
+        parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
+    return Group(*parts) if parts else Text("")
+
+
+def bidding_line(game: GameView, names: list[str]) -> Text:
+    """The bid to beat, and the dealer's duty when everyone else passed."""
+    bids = [(amount, seat) for seat, amount in game.bids if amount is not None]
+    if bids:
+        amount, seat = max(bids)
+        text = Text(f"High bid: {amount} by {names[seat]}.")
+    else:
+        text = Text("No bid yet.")
+    decision = game.decision
+    if decision is not None and decision.bidding and "pass" not in decision.legal:
+        text.append(" Everyone passed: the dealer must bid.", style=ALERT)
+    return text
+
+
+def waiting_room(state: ClientState) -> RenderableType:
+    """Before a game: the seats and who is ready."""
+    info = state.table_info
+    if info is None:
+        return Text("Waiting for the table…", style=DIM)
+    lines = [Text(f"{info.name}: {rules_text(info.rules)}, {clock_text(info.clock)}.")]
+    for seat in info.seats:
+        if seat.kind == "empty":
+            lines.append(Text(f"  seat {seat.seat}: empty", style=DIM))
+        else:
+            ready = "ready" if seat.ready else "not ready"
+            you = " (you)" if seat.seat == state.seat else ""
+            lines.append(Text(f"  seat {seat.seat}: {seat.name}{you}, {ready}"))
+    return Group(*lines)
+
+
+def prompt(state: ClientState, now: float, ascii: bool) -> Text:
+    """The line above the hand: what to do now, or what is awaited, or what went wrong."""
+    if state.link is Link.OFFLINE:
+        return offline(state)
+    if state.notice:
+        return Text(state.notice, style=ALERT)
+    game = state.game
+    if state.link is Link.RECONNECTING:
+        return Text("Connection lost: reconnecting with your seat token…", style=ALERT)
+    if game is None:
+        if state.spectating:
+            return Text("Watching: the game has not started. l: leave", style=DIM)
+        return Text("Waiting for players.  b: add a bot · r: ready · l: leave", style=DIM)
+    names = state.names()
+    decision = game.decision
+    if decision is not None:
+        if decision.sent is not None:
+            return Text("Sent; waiting for the server…", style=DIM)
+        left = clock_label(decision.seconds_left(now))
+        clock = f"  [{left} left]" if left else ""
+        if decision.bidding:
+            return Text(f"Your bid: ←/→ or 0 (pass) 1-4, then Enter.{clock}", style=MINE)
+        return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
+    if game.outcome is not None:
+        return Text("Game over.  r: play again · l: leave", style=MINE)
+    if game.stood_in:
+        return Text("A bot plays for you after your timeouts: press r to play yourself again.", style=ALERT)
+    if game.to_act is not None:
+        doing = "bid" if game.phase == "bidding" else "play"
+        return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
+    return Text("")
+
+
+def offline(state: ClientState) -> Text:
+    return Text(f"{state.notice or 'Disconnected.'}  r: try again · q: quit", style=ALERT)
+
+
+def lobby_prompt(state: ClientState) -> Text:
+    if state.link is Link.OFFLINE:
+        return offline(state)
+    if state.notice:
+        return Text(state.notice, style=ALERT)
+    return Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style=DIM)
+
+
+def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:
+    """A lobby row: name, rules, clock, seats taken, status."""
+    taken = sum(1 for s in info.seats if s.kind != "empty")
+    status = info.status if info.status != "finished" else f"finished ({info.games_played})"
+    return info.name, rules_text(info.rules), clock_text(info.clock), f"{taken}/{len(info.seats)}", status
+
+
+def table_detail(info: TableInfo | None) -> Text:
+    """The seats of the table under the lobby's cursor."""
+    if info is None:
+        return Text("No tables yet: press n to create one.", style=DIM)
+    text = Text(f"{info.name} ({info.table}): ", style=MINE)
+    seats = []
+    for seat in info.seats:
+        if seat.kind == "empty":
+            seats.append(f"{seat.seat}: empty")
+        else:
+            kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
+            seats.append(f"{seat.seat}: {seat.name}{kind}")
+    text.append(" · ".join(seats))
+    extras = [f"{info.spectators} watching"] if info.spectators else []
+    if info.seeded:
+        extras.append("seeded: its deals are known to its creator")
+    if extras:
+        text.append("  (" + "; ".join(extras) + ")", style=DIM)
+    return text

@@ -1,0 +1,140 @@
+"""The client's network task: one :class:`ServerLink` feeding one :class:`ClientState`.
+
+:class:`Session` connects, folds every message into the state, sends what the state
+answers, and, when the connection drops, takes the seat back with the token
+(:meth:`ServerLink.reconnect`): the server then sends ``joined``, a ``snapshot`` and the
+pending ``decide`` again, and the state comes back to where the game is. It tells the
+screen after every change through ``changed``; it never raises into the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+import msgspec
+import structlog
+
+from setback.client.link import LinkClosedError, RefusedError, ServerLink
+from setback.client.state import ClientState, Link, LogKind
+from setback.client.words import error_text, unreachable
+from setback.protocol import ProtocolError
+from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
+
+log = structlog.get_logger("setback.session")
+
+POLL_SECONDS = 3.0
+"""How often the table list is asked for: a seated connection gets no table updates, and no
+message says that a table was closed."""
+
+
+class Session:
+    """Runs the connection for the screen; see the module docstring."""
+
+    def __init__(
+        self, link: ServerLink, state: ClientState, changed: Callable[[], None], reconnect_attempts: int = 30
+    ) -> None:
+        self.link = link
+        self.state = state
+        self.changed = changed
+        self.reconnect_attempts = reconnect_attempts
+        self.closing = False
+
+    async def run(self) -> None:
+        """Connect and serve the state until :meth:`close`, or until the server cannot be reached."""
+        state = self.state
+        state.address = str(self.link.address)
+        state.connection(Link.CONNECTING)
+        self.changed()
+        try:
+            welcome = await self.link.connect()
+        except RefusedError as exc:
+            self._offline(error_text(exc.error))
+            return
+        except (OSError, LinkClosedError) as exc:
+            self._offline(unreachable(str(self.link.address), exc))
+            return
+        poller = asyncio.create_task(self._poll())
+        try:
+            await self._fold(welcome)
+            await self._serve()
+        finally:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await poller
+
+    async def _serve(self) -> None:
+        while not self.closing:
+            try:
+                message = await self.link.receive()
+            except ProtocolError as exc:
+                log.warning("unreadable_message", error=exc.message)
+                continue
+            except (LinkClosedError, OSError) as exc:
+                if self.closing or not await self._reconnect(str(exc)):
+                    return
+                continue
+            await self._fold(message)
+
+    async def _reconnect(self, why: str) -> bool:
+        self.state.connection(Link.RECONNECTING, why)
+        self.changed()
+        try:
+            welcome = await self.link.reconnect(attempts=self.reconnect_attempts)
+        except RefusedError as exc:
+            self._offline(error_text(exc.error))
+            return False
+        except (OSError, LinkClosedError) as exc:
+            if not self.closing:
+                self._offline(unreachable(str(self.link.address), exc))
+            return False
+        await self._fold(welcome)
+        return True
+
+    def _offline(self, why: str) -> None:
+        self.state.connection(Link.OFFLINE, why)
+        self.changed()
+
+    async def _fold(self, message: ServerMessage) -> None:
+        try:
+            answers = self.state.receive(message, time.monotonic())
+        except ValueError as exc:
+            log.warning("unusable_message", error=str(exc))
+            self.state.say(LogKind.ERROR, f"The server sent something this client cannot use: {exc}")
+            answers = []
+        self.changed()
+        for answer in answers:
+            await self.send(answer)
+
+    async def send(self, message: ClientMessage) -> bool:
+        """Send a request with a fresh id; False (and a notice) when the connection is down."""
+        if message.id is None:
+            message = msgspec.structs.replace(message, id=self.link.next_id())
+        if self.state.link is not Link.ONLINE:
+            self.state.tell("Not connected to the server right now; try again in a moment.")
+            self.changed()
+            return False
+        self.state.sending(message)
+        try:
+            await self.link.send(message)
+        except (LinkClosedError, OSError):
+            self.state.requests.pop(message.id, None)
+            self.state.tell("The connection dropped before that was sent; reconnecting.")
+            self.changed()
+            return False
+        self.changed()
+        return True
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            if self.state.link is Link.ONLINE:
+                with contextlib.suppress(LinkClosedError, OSError):
+                    await self.link.send(ListTables())
+
+    async def close(self) -> None:
+        """Stop: no reconnection after this."""
+        self.closing = True
+        await self.link.close()

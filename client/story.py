@@ -1,0 +1,162 @@
+"""What happened at a table, in words: the lines of the client's log and hand summaries.
+
+A :data:`Line` is a tuple of plain text and :class:`~setback.engine.Card` values, so the
+screen can draw each card with its suit symbol and colour (see :mod:`setback.client.render`)
+while the words stay plain. Nothing here draws, sends or keeps anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from setback.engine import Card, Suit
+from setback.protocol.messages import (
+    BidEvent,
+    CardPlayedEvent,
+    CardsDrawnEvent,
+    Clock,
+    DealerChosenEvent,
+    GameWonEvent,
+    HandDealtEvent,
+    HandScoredEvent,
+    PassedEvent,
+    PitcherChosenEvent,
+    SeatCard,
+    ThrownInEvent,
+    TimedOutEvent,
+    TrickWonEvent,
+    TrumpPitchedEvent,
+    WireEvent,
+    WireHandResult,
+    WireOutcome,
+    WireRules,
+)
+
+Line = tuple[str | Card, ...]
+"""Words and cards, in reading order."""
+
+SUIT_NAMES = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
+
+REASONS = {
+    "smudge": "a made bid of 4 (smudge)",
+    "smudge_failed": "the other side's failed bid of 4",
+    "pitcher_reached_target": "the pitcher's side reached the target",
+    "highest_score": "the highest score over the target",
+    "hand_limit": "the highest score at the hand limit",
+}
+
+
+def side_of(rules: WireRules, seat: int) -> int:
+    """The side ``seat`` scores for (spec.md section 3)."""
+    return seat if rules.teams is None else seat % rules.teams
+
+
+def sides(rules: WireRules) -> int:
+    return rules.players if rules.teams is None else rules.teams
+
+
+def seats_of(rules: WireRules, side: int) -> list[int]:
+    return [s for s in range(rules.players) if side_of(rules, s) == side]
+
+
+def side_name(rules: WireRules, side: int, names: Sequence[str]) -> str:
+    """The names of the seats on ``side``, joined with ``&``."""
+    return " & ".join(names[s] for s in seats_of(rules, side))
+
+
+def rules_text(rules: WireRules) -> str:
+    """The table's options in a few words: ``4 players · 2 teams · to 11 · smudge``."""
+    words = [f"{rules.players} players", f"{rules.teams} teams" if rules.teams else "cutthroat", f"to {rules.target}"]
+    if not rules.forced_dealer_bid:
+        words.append("dealer may pass")
+    if rules.smudge:
+        words.append("smudge")
+    if rules.no_junk:
+        words.append("no junk")
+    return " · ".join(words)
+
+
+def clock_text(clock: Clock) -> str:
+    seconds = clock.decision_seconds
+    return "no clock" if seconds is None else f"{seconds:g} s a move"
+
+
+def plays_line(plays: Sequence[SeatCard], names: Sequence[str]) -> Line:
+    """``ann 10♥ · bob J♥``: who laid which card, in order."""
+    line: list[str | Card] = []
+    for i, play in enumerate(plays):
+        line += [" · " if i else "", f"{names[play.seat]} ", Card.parse(play.card)]
+    return tuple(x for x in line if x != "")
+
+
+def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> list[Line]:
+    """The log's lines for one event (none for a single card played: tricks are told whole)."""
+    match event:
+        case CardsDrawnEvent(draws=draws):
+            return [("Draw for the deal: ", *plays_line(draws, names))]
+        case DealerChosenEvent(dealer=dealer):
+            return [(f"{names[dealer]} deals first.",)]
+        case HandDealtEvent(hand_number=number, dealer=dealer):
+            return [(f"Hand {number}: {names[dealer]} deals.",)]
+        case PassedEvent(seat=seat):
+            return [(f"{names[seat]} passes.",)]
+        case BidEvent(seat=seat, amount=amount):
+            return [(f"{names[seat]} bids {amount}.",)]
+        case ThrownInEvent(hand_number=number):
+            return [(f"Everyone passed: hand {number} is thrown in.",)]
+        case PitcherChosenEvent(pitcher=pitcher, bid=bid):
+            return [(f"{names[pitcher]} pitches for {bid}.",)]
+        case TrumpPitchedEvent(seat=seat, trump=trump):
+            suit = Suit.parse(trump)
+            return [(f"Trump is {SUIT_NAMES[suit]} ({suit.letter}), led by {names[seat]}.",)]
+        case CardPlayedEvent():
+            return []
+        case TrickWonEvent(number=number, winner=winner, plays=plays):
+            return [(f"Trick {number}: ", *plays_line(plays, names), f" → {names[winner]}")]
+        case HandScoredEvent(result=result):
+            return result_lines(result, rules, names)
+        case GameWonEvent(outcome=outcome):
+            return [outcome_line(outcome, rules, names)]
+        case TimedOutEvent(seat=seat, action=action):
+            return [(f"Time ran out for {names[seat]}: the server played ", *action_words(action), " for them.")]
+
+
+def action_words(action: str) -> Line:
+    """An action's text form for people: ``pass``, ``bid 2``, or the card itself."""
+    verb, _, rest = action.partition(" ")
+    return (Card.parse(rest),) if verb == "play" else (action,)
+
+
+def result_lines(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> list[Line]:
+    """A hand's summary: the bid made or set back, High, Low, Jack, Game with the pips, the scores."""
+    pitcher = names[result.pitcher]
+    if result.set_back:
+        verdict = f"Hand {result.hand_number}: {pitcher} bid {result.bid} and was SET BACK {result.bid}."
+    else:
+        verdict = f"Hand {result.hand_number}: {pitcher} bid {result.bid} and made it."
+    jack = names[result.jack] if result.jack is not None else "not dealt"
+    game = side_name(rules, result.game, names) if result.game is not None else "nobody"
+    pips = " · ".join(
+        f"{side_name(rules, side, names)} {pips}" for side, pips in enumerate(result.game_pips)
+    )
+    scores = " · ".join(
+        f"{side_name(rules, side, names)} {score} ({delta:+d})"
+        for side, (score, delta) in enumerate(zip(result.scores, result.deltas, strict=True))
+    )
+    return [
+        (verdict,),
+        (f"High: {names[result.high]} ", Card.parse(result.high_card),
+         f"   Low: {names[result.low]} ", Card.parse(result.low_card)),
+        (f"Jack: {jack}   Game: {game}",),
+        (f"Game pips: {pips}",),
+        (f"Score: {scores}",),
+    ]
+
+
+def outcome_line(outcome: WireOutcome, rules: WireRules, names: Sequence[str]) -> Line:
+    winners = side_name(rules, outcome.winner, names)
+    verb = "wins" if len(seats_of(rules, outcome.winner)) == 1 else "win"
+    scores = " to ".join(str(s) for s in sorted(outcome.scores, reverse=True))
+    why = REASONS.get(outcome.reason, outcome.reason.replace("_", " "))
+    hands = f"{outcome.hands_dealt} hand{'s' if outcome.hands_dealt != 1 else ''}"
+    return (f"{winners} {verb} the game, {scores}, after {hands} ({why}).",)

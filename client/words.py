@@ -1,0 +1,77 @@
+"""The server's error codes (spec.md section 12) in plain words for a person at the table."""
+
+from __future__ import annotations
+
+import socket
+
+from setback.protocol.messages import (
+    Act,
+    AddBot,
+    ClientMessage,
+    CreateTable,
+    Error,
+    Join,
+    Leave,
+    Ready,
+    SendChat,
+    Spectate,
+)
+
+WORDS: dict[str, str] = {
+    "illegal_action": "The server refused that move",
+    "not_your_turn": "It is not your turn",
+    "stale_request": "That decision had already passed",
+    "seat_taken": "That seat is taken",
+    "table_full": "There is no free seat there",
+    "no_such_table": "That table is gone",
+    "already_seated": "You are already at a table: leave it first",
+    "not_at_table": "You are not at a table",
+    "game_in_progress": "A game is being played there: watch it, or wait for it to end",
+    "bad_rules": "Those table options do not go together",
+    "unknown_bot": "The server has no such bot",
+    "bad_chat": "That chat message cannot be sent",
+    "chat_barred": "Bots may not chat during play at this table",
+    "rate_limited": "Too many messages: the server dropped some",
+    "bad_token": "Your seat could not be taken back; you are in the lobby",
+    "internal": "The server failed on that; the rest of the server is fine",
+    "version_unsupported": "This server speaks another version of the protocol",
+    "bad_password": "The server needs its password (--password)",
+    "server_full": "The server is full",
+    "idle_timeout": "The server closed the connection after a long silence",
+    "hello_timeout": "The server closed the connection before the hello",
+    "malformed": "The server could not read a message from this client (a client bug)",
+    "unknown_type": "The server does not know a message this client sent (a client bug)",
+    "invalid_field": "The server refused a field this client sent",
+    "line_too_long": "A message from this client was too long",
+}
+
+ASKED: dict[type, str] = {
+    Act: "your move",
+    CreateTable: "creating the table",
+    Join: "joining",
+    Spectate: "watching",
+    Leave: "leaving",
+    Ready: "getting ready",
+    AddBot: "adding a bot",
+    SendChat: "chat",
+}
+
+
+def error_text(error: Error, request: ClientMessage | None = None) -> str:
+    """One sentence: what went wrong, about what, and the server's own explanation."""
+    words = WORDS.get(error.code, "The server refused")
+    about = ASKED.get(type(request)) if request is not None else None
+    head = f"{words} ({about})" if about else words
+    detail = error.message.strip().rstrip(".")
+    return f"{head}: {detail}." if detail else f"{head}."
+
+
+def unreachable(address: str, error: BaseException) -> str:
+    """Why the server at ``address`` could not be reached, for a person."""
+    if isinstance(error, ConnectionRefusedError):
+        return f"nothing answers at {address}: is setback serve running there?"
+    if isinstance(error, socket.gaierror):
+        return f"no computer called {address.rpartition(':')[0]} was found"
+    if isinstance(error, TimeoutError):
+        return f"{address} did not answer in time"
+    return f"cannot reach {address} ({error})"

@@ -1,0 +1,259 @@
+"""The text client's lobby and the ends of a game: create with options, leave, watch, chat,
+errors in plain words, the winner and playing again, finding a server, and the command line."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import uuid
+
+import pytest
+from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
+from ui import LowestBot, client, game_of, my_decision, screen_text, sent_by, taken, until
+from wire import RawClient, running_server
+
+from setback.bots import BUILTIN
+from setback.cli import build_parser, rules_from
+from setback.client.app import SetbackApp
+from setback.client.dialogs import CreateTableDialog
+from setback.client.embedded import embedded_config
+from setback.client.link import Address
+from setback.client.play import play, play_options, players_default
+from setback.client.screens import DiscoverScreen, LobbyScreen, TableScreen
+from setback.client.state import Link, QuickGame
+from setback.protocol.messages import Ready, WireRules
+from setback.server.advertise import Advertisement
+from setback.server.app import Server
+from setback.server.config import ServerConfig
+
+
+@pytest.fixture(autouse=True)
+def lowest(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUILTIN, "lowest", LowestBot)
+
+
+async def test_the_winner_is_shown_and_ready_plays_again() -> None:
+    """Smudge with two sides: a failed bid of 4 ends the game at once; r starts the next one."""
+    plan = QuickGame(rules=WireRules(players=2, smudge=True), bots=1, seed=2, bot="lowest")
+    async with running_server() as server:
+        app = client(server.port, plan)
+        async with app.run_test(size=(80, 24)) as pilot:
+            while app.state.game is None or game_of(app).outcome is None:
+                await until(pilot, lambda: my_decision(app) is not None or (
+                    app.state.game is not None and game_of(app).outcome is not None), "a decision or the end")
+                decision = my_decision(app)
+                if decision is None:
+                    break
+                await pilot.press("4" if "bid 4" in decision.legal else "right", "enter")
+                await taken(pilot, app, decision, "the move")
+            await pilot.pause()
+            outcome = game_of(app).outcome
+            assert outcome is not None and outcome.reason in {"smudge", "smudge_failed"}
+            text = screen_text(app)
+            assert "win the game" in text or "wins the game" in text
+            assert "Play again" in text and "r to play again" in text
+            sent = sent_by(app)
+            await pilot.press("r")
+            await until(pilot, lambda: app.state.game is not None and game_of(app).game == 1, "the next game")
+            assert any(isinstance(m, Ready) for m in sent)
+            assert game_of(app).outcome is None
+
+
+async def test_create_a_table_with_options_leave_watch_and_chat() -> None:
+    async with running_server() as server:
+        bea = await RawClient.connect(server.port)
+        await bea.hello("bea", kind="human")
+        await bea.send(type="create_table", id=1, name="Watched", rules={"players": 2}, bots=["lowest"])
+        await bea.send(type="join", id=2, table="t1", ready=True)
+        await bea.expect("joined")
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableDialog), "the new-table dialog")
+            dialog = app.screen
+            dialog.query_one("#name", Input).value = "Friday"
+            dialog.query_one("#players", Select).value = 3
+            dialog.query_one("#target", Select).value = 7
+            dialog.query_one("#clock", Select).value = 2
+            dialog.query_one("#bots", Select).value = 2
+            dialog.query_one("#smudge", Checkbox).value = True
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            info = app.state.table_info
+            assert info is not None and info.name == "Friday"
+            assert info.rules.players == 3 and info.rules.target == 7 and info.rules.smudge
+            assert info.clock.decision_seconds == 30.0
+            await pilot.pause()
+            assert "3 players · cutthroat · to 7 · smudge" in screen_text(app)
+            await pilot.press("c")
+            await pilot.press(*"good luck", "enter")
+            await until(pilot, lambda: "<ann> good luck" in screen_text(app), "the chat line")
+            await pilot.press("l")
+            await pilot.press("y")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            await until(pilot, lambda: "Watched" in screen_text(app), "the other table listed")
+            listing = app.screen.query_one("#tables", DataTable)
+            listing.move_cursor(row=list(app.state.tables).index("t1"))
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.spectating, "watching")
+            await until(pilot, lambda: app.state.game is not None, "the watched game")
+            assert game_of(app).hand == [] and app.state.seat is None
+        await bea.close()
+
+
+async def test_a_refusal_is_told_in_plain_words() -> None:
+    async with running_server() as server:
+        first, second = await RawClient.connect(server.port), await RawClient.connect(server.port)
+        await first.hello("bea", kind="human")
+        await second.hello("cy", kind="human")
+        await first.send(type="create_table", id=1, name="Full", rules={"players": 2})
+        await first.expect("table")
+        await first.send(type="join", id=2, table="t1")
+        await second.send(type="join", id=2, table="t1")
+        await second.expect("joined")
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Full" in screen_text(app), "the full table listed")
+            await pilot.press("enter")
+            await until(pilot, lambda: app.state.notice is not None, "the refusal")
+            assert "There is no free seat there (joining): every seat is taken." in screen_text(app)
+        await first.close()
+        await second.close()
+
+
+async def test_servers_found_on_the_lan_are_offered_and_joined() -> None:
+    """The first screen lists a server announced over mDNS (kept to loopback) and this computer."""
+    name = f"Club {uuid.uuid4().hex[:6]}"
+    async with running_server(name=name) as server:
+        advertisement = await Advertisement.start(name, "127.0.0.1", server.port)
+        try:
+            app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=1.0)
+            async with app.run_test(size=(80, 24)) as pilot:
+                assert isinstance(app.screen, DiscoverScreen)
+                await until(pilot, lambda: name in screen_text(app), "the server found")
+                assert "this computer" in screen_text(app)
+                screen = app.screen
+                assert isinstance(screen, DiscoverScreen)
+                screen.query_one("#servers", OptionList).highlighted = next(
+                    i for i, found in enumerate(screen.servers) if found.name == name
+                )
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
+                assert app.state.server == name
+                assert app.state.address == f"127.0.0.1:{server.port}"
+        finally:
+            await advertisement.close()
+
+
+async def test_suits_without_colour_and_in_letters(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    plan = QuickGame(rules=WireRules(players=2), bots=1, seed=2, bot="lowest")
+    async with running_server() as server:
+        app = client(server.port, plan, ascii=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(app) is not None, "a decision")
+            await pilot.pause()
+            assert app.no_color
+            text = screen_text(app)
+            for card in game_of(app).hand:
+                assert f" {card} " in text
+            assert not set("♣♦♥♠") & set(text.split("Draw for the deal")[0])
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["play", *argv])
+
+
+def test_the_command_line_plans_a_game_against_bots() -> None:
+    args = parse("--bots", "3", "--name", "ann", "--smudge", "--target", "7", "--clock", "30", "--seed", "9")
+    options = play_options(args, rules_from(args, players_default(args)))
+    assert options.address is None and options.name == "ann"
+    plan = options.plan
+    assert plan is not None and plan.bots == 3 and plan.seed == 9 and plan.name == "ann's table"
+    assert plan.rules.players == 4 and plan.rules.smudge and plan.rules.target == 7
+    assert plan.clock.decision_seconds == 30.0
+    there = parse("pitch.example:7000", "--teams", "2")
+    options = play_options(there, rules_from(there, players_default(there)))
+    assert options.address == Address("pitch.example", 7000) and options.plan is None
+    assert options.rules.teams == 2
+
+
+def test_the_command_line_refuses_what_does_not_fit() -> None:
+    for argv, words in (
+        (("--bots", "4", "--players", "4"), "--bots is 1 to 3"),
+        (("--bots", "1", "--teams", "3"), "teams=3"),
+        (("--name", "x" * 41), "--name"),
+        (("--clock", "-1"), "--clock"),
+        (("host", "--db", "x.sqlite3"), "--db"),
+    ):
+        args = parse(*argv)
+        with pytest.raises(ValueError, match=words):
+            play_options(args, rules_from(args, players_default(args)))
+
+
+def test_the_embedded_server_listens_on_loopback_only() -> None:
+    config = embedded_config()
+    assert config.host == "127.0.0.1" and config.port == 0 and config.db is None
+    assert embedded_config("games.sqlite3").db == "games.sqlite3"
+
+
+async def test_an_unreachable_server_is_told_and_tried_again_on_r() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = client(port)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.state.link is Link.OFFLINE, "giving up")
+        await pilot.pause()
+        assert f"nothing answers at 127.0.0.1:{port}" in screen_text(app)
+        assert "r: try again" in screen_text(app)
+        server = Server(ServerConfig(host="127.0.0.1", port=port, name="late"))
+        await server.start()
+        try:
+            await pilot.press("r")
+            await until(pilot, lambda: app.state.link is Link.ONLINE, "the connection")
+            assert app.state.server == "late"
+        finally:
+            await server.stop()
+
+
+
+async def test_play_runs_the_client_against_its_own_server_and_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``setback play --bots 3``: a server on 127.0.0.1 for the client's whole run, stopped after."""
+    seen: list[Address | None] = []
+
+    async def run(app: SetbackApp) -> None:
+        address = app.options.address
+        seen.append(address)
+        assert address is not None and address.host == "127.0.0.1"
+        peer = await RawClient.connect(address.port)
+        welcome = await peer.hello("probe")
+        assert welcome["server"] == "this computer"
+        await peer.close()
+
+    monkeypatch.setattr(SetbackApp, "run_async", run)
+    args = parse("--bots", "3", "--name", "ann")
+    options = play_options(args, rules_from(args, players_default(args)))
+    await play(options, embedded=True)
+    (address,) = seen
+    assert address is not None
+    with pytest.raises(OSError):
+        await RawClient.connect(address.port)
+
+
+def test_serve_can_keep_quiet_on_the_lan() -> None:
+    assert build_parser().parse_args(["serve", "--no-advertise"]).no_advertise
+    assert not build_parser().parse_args(["serve"]).no_advertise
+
+
+async def test_a_server_with_a_password() -> None:
+    async with running_server(password="pitch") as server:
+        refused = client(server.port)
+        async with refused.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: refused.state.link is Link.OFFLINE, "the refusal")
+            await pilot.pause()
+            assert "The server needs its password (--password)" in screen_text(refused)
+        welcomed = client(server.port, password="pitch")
+        async with welcomed.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: welcomed.state.link is Link.ONLINE, "the welcome")

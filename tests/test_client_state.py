@@ -1,0 +1,240 @@
+"""The client's model: server messages folded into what the screen shows, without any I/O."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import msgspec
+
+from setback.client.panels import prompt, status_line
+from setback.client.state import ClientState, Link, QuickGame
+from setback.client.words import error_text
+from setback.engine import CardsDrawn, Game, Rules, parse_action
+from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
+from setback.protocol.messages import (
+    Act,
+    Clock,
+    CreateTable,
+    Decide,
+    DecisionClock,
+    Error,
+    EventMessage,
+    GameStarted,
+    Join,
+    Joined,
+    Limits,
+    ListTables,
+    Ok,
+    Ready,
+    SeatInfo,
+    ServerMessage,
+    Snapshot,
+    Spectating,
+    TableInfo,
+    Tables,
+    TableUpdate,
+    TimedOutEvent,
+    Welcome,
+    WireRules,
+)
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
+"""A card's text form standing alone, as in JSON strings, action texts and the model's repr."""
+NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
+LIMITS = Limits(
+    max_line_bytes=16384, max_messages_per_second=2000.0, message_burst=4000, hello_timeout_seconds=10.0,
+    idle_timeout_seconds=60.0, heartbeat_seconds=20.0, reconnect_grace_seconds=120.0, max_chat_chars=500,
+    max_name_chars=40,
+)
+
+
+def welcome(bots: list[str]) -> Welcome:
+    return Welcome(version="1.0", server="club", player="ann", token="tok", limits=LIMITS, capabilities=[], bots=bots)
+
+
+def info(table: str = "t1", players: int = 4) -> TableInfo:
+    seats = [SeatInfo(seat=s, name=f"p{s}", kind="human", ready=True, connected=True) for s in range(players)]
+    return TableInfo(
+        table=table, name="Friday", rules=WireRules(players=players), clock=Clock(), seats=seats, spectators=0,
+        status="waiting", games_played=0, seeded=False,
+    )
+
+
+def cards_in(text: str) -> set[str]:
+    return {rank + suit for rank, suit in CARD.findall(text)}
+
+
+def wire_cards(message: ServerMessage) -> set[str]:
+    return cards_in(msgspec.json.encode(message).decode())
+
+
+def test_a_quick_game_creates_its_table_with_the_preferred_bot_and_sits_down() -> None:
+    """Welcomed, the client asks for the tables and creates the planned table; its reply is joined."""
+    state = ClientState(name="ann", plan=QuickGame(rules=WireRules(players=4), bots=3, seed=5))
+    answers = state.receive(welcome(["heuristic", "random"]))
+    assert state.link is Link.ONLINE
+    assert isinstance(answers[0], ListTables)
+    create = answers[1]
+    assert isinstance(create, CreateTable)
+    assert create.bots == ["heuristic"] * 3 and create.seed == 5
+    create = msgspec.structs.replace(create, id=7)
+    state.sending(create)
+    (join,) = state.receive(TableUpdate(id=7, table=info()))
+    assert join == Join(table="t1", ready=True)
+
+
+def test_a_reconnection_creates_no_second_table() -> None:
+    state = ClientState(name="ann", plan=QuickGame(rules=WireRules(players=2), bots=1))
+    create = state.receive(welcome(["random"]))[1]
+    assert isinstance(create, CreateTable) and create.bots == ["random"]
+    assert state.receive(welcome(["random"])) == [ListTables()]
+
+
+def test_a_refused_move_can_be_made_again_and_is_told_in_plain_words() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    game = Game(Rules(players=2), seed=3)
+    seat = game.to_act
+    assert seat is not None
+    state.receive(Joined(table="t1", seat=seat, token="tok"))
+    view = view_to_wire(game.view(seat))
+    state.receive(Decide(table="t1", request=4, seat=seat, view=view, clock=NO_CLOCK))
+    decision = state.game.decision if state.game else None
+
+    def my_turn() -> bool:
+        return state.my_turn
+
+    assert decision is not None and my_turn()
+    state.sending(Act(id=9, request=4, action=view.legal[0]))
+    assert decision.sent == view.legal[0] and not my_turn()
+    state.receive(Error(id=9, code="illegal_action", message="play 2C is not legal now"))
+    assert my_turn()
+    assert state.notice == "The server refused that move (your move): play 2C is not legal now."
+
+
+def test_every_error_code_has_words() -> None:
+    codes = [
+        "illegal_action", "not_your_turn", "stale_request", "seat_taken", "table_full", "no_such_table",
+        "already_seated", "not_at_table", "game_in_progress", "bad_rules", "unknown_bot", "bad_chat",
+        "chat_barred", "rate_limited", "bad_token", "internal", "version_unsupported", "bad_password",
+        "server_full", "idle_timeout", "hello_timeout", "malformed", "unknown_type", "invalid_field",
+        "line_too_long",
+    ]
+    for code in codes:
+        text = error_text(Error(code=code, message=""))
+        assert text.endswith(".") and "_" not in text, code
+    assert error_text(Error(code="something_new", message="odd")) == "The server refused: odd."
+
+
+def test_a_lost_seat_returns_to_the_lobby() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=2, token="tok"))
+    state.receive(Error(code="bad_token", message="this seat was taken back from another connection"))
+    assert state.table is None and state.seat is None and state.game is None
+    assert state.notice is not None and "lobby" in state.notice
+
+
+def fold_game(seat: int | None, seed: int, rules: Rules) -> ClientState:
+    """Play a whole game in the engine, send seat ``seat`` (None: a spectator) exactly what the
+    server would, and check after every message that the model holds no card it was not sent."""
+    game = Game(rules, seed)
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=seat, token="tok") if seat is not None else Spectating(table="t1"))
+    received: set[str] = set()
+
+    def fold(message: ServerMessage) -> None:
+        received.update(wire_cards(message))
+        state.receive(message)
+        assert cards_in(repr(state)) <= received
+
+    fold(GameStarted(table="t1", game=0, rules=rules_to_wire(rules), players=[f"p{s}" for s in range(rules.players)]))
+    fold(Snapshot(table="t1", view=view_to_wire(game.view(seat))))
+    rng = random.Random(seed)
+    sent = request = 0
+    while True:
+        for event in game.events[sent:]:
+            fold(EventMessage(table="t1", event=event_to_wire(event, seat)))
+        sent = len(game.events)
+        if game.is_over:
+            break
+        model = state.game
+        assert model is not None
+        assert model.to_act == game.to_act, "the model follows whose turn it is from the events"
+        if seat is not None:
+            assert set(model.hand) == set(game.view(seat).hand)
+        if seat is not None and game.to_act == seat:
+            request += 1
+            fold(Decide(table="t1", request=request, seat=seat, view=view_to_wire(game.view(seat)), clock=NO_CLOCK))
+            assert state.my_turn and model.decision is not None
+            action = rng.choice(model.decision.legal)
+            state.sending(Act(id=request, request=request, action=action))
+            game.apply(parse_action(action), seat)
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+    model = state.game
+    assert model is not None and model.outcome is not None and model.phase == "game_over"
+    assert model.scores == list(game.scores)
+    return state
+
+
+def test_the_model_keeps_only_what_a_seat_was_sent() -> None:
+    """Over whole games: never a card the server did not send (other hands, undealt cards)."""
+    fold_game(1, seed=11, rules=Rules(players=4, hand_limit=12))
+    fold_game(0, seed=12, rules=Rules(players=3, target=7, hand_limit=12))
+
+
+def test_a_spectator_holds_no_hand() -> None:
+    state = fold_game(None, seed=13, rules=Rules(players=4, teams=2, hand_limit=8))
+    assert state.game is not None and state.game.hand == [] and state.spectating
+
+
+def test_the_first_decision_shows_only_the_own_hand_and_the_draws() -> None:
+    """Before any card is played the model holds this seat's six cards and the public draw, no more."""
+    game = Game(Rules(players=4), seed=21)
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=2, token="tok"))
+    state.receive(GameStarted(table="t1", game=0, rules=rules_to_wire(game.rules), players=["a", "b", "c", "d"]))
+    for event in game.events:
+        state.receive(EventMessage(table="t1", event=event_to_wire(event, 2)))
+    own = {str(c) for c in game.view(2).hand}
+    drawn = {str(d.card) for e in game.events if isinstance(e, CardsDrawn) for d in e.draws}
+    held = cards_in(repr(state))
+    assert own <= held <= own | drawn
+    others = {str(c) for s in (0, 1, 3) for c in game.view(s).hand} - drawn
+    assert len(others) > 6 and not held & others
+
+
+def test_the_screen_says_when_the_connection_is_down() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.connection(Link.RECONNECTING, "reset by peer")
+    assert "[reconnecting]" in status_line(state).plain
+    assert "reconnecting" in prompt(state, 0.0, False).plain
+    state.connection(Link.OFFLINE, "nothing answers at 127.0.0.1:7411")
+    assert "Disconnected: nothing answers at 127.0.0.1:7411  r: try again" in prompt(state, 0.0, False).plain
+
+
+def test_after_its_timeouts_a_seat_is_played_by_a_bot_until_ready() -> None:
+    """The table's bot_after_timeouts reached: the screen offers r; the ready's ok ends it."""
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=1, token="tok"))
+    clocked = msgspec.structs.replace(info(players=2), clock=Clock(decision_seconds=5.0, bot_after_timeouts=2))
+    state.receive(Tables(tables=[clocked]))
+    state.receive(GameStarted(table="t1", game=0, rules=WireRules(players=2), players=["bea", "ann"]))
+
+    def stood_in() -> bool:
+        return state.game is not None and state.game.stood_in
+
+    state.receive(EventMessage(table="t1", event=TimedOutEvent(seat=1, action="pass", timeouts=1)))
+    assert not stood_in()
+    state.receive(EventMessage(table="t1", event=TimedOutEvent(seat=1, action="pass", timeouts=2)))
+    assert stood_in()
+    assert "press r to play yourself again" in prompt(state, 0.0, False).plain
+    state.sending(Ready(id=5))
+    state.receive(Ok(id=5))
+    assert not stood_in()
