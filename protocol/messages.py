@@ -422,6 +422,14 @@ class Decide(ServerBase, tag="decide", kw_only=True):
 class Snapshot(ServerBase, tag="snapshot", kw_only=True):
     table: str
     view: WireView
+    players: list[str] = msgspec.field(default_factory=list)
+    """The name at each seat."""
+
+
+class TableClosed(ServerBase, tag="table_closed", kw_only=True):
+    """A table is gone (everyone left): sent to the lobby."""
+
+    table: str
 
 
 class Chat(ServerBase, tag="chat", kw_only=True):
@@ -458,6 +466,7 @@ ServerMessage = (
     | EventMessage
     | Decide
     | Snapshot
+    | TableClosed
     | Chat
     | ServerPing
     | ServerPong

@@ -202,9 +202,3 @@ class Connection(asyncio.Protocol):
         elif self.greeted and now - max(self.last_heard, self.last_pinged) > self.config.heartbeat:
             self.last_pinged = now
             self.send(ServerPing(nonce=int(now * 1000)))
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other

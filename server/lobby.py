@@ -14,7 +14,7 @@ import structlog
 
 from setback.bots import BUILTIN
 from setback.engine import Game
-from setback.protocol import MAJOR, PROTOCOL_VERSION, Code
+from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire
 from setback.protocol.messages import (
     Act,
@@ -37,6 +37,7 @@ from setback.protocol.messages import (
     ServerPong,
     Spectate,
     Spectating,
+    TableClosed,
     Tables,
     TableUpdate,
     Welcome,
@@ -262,15 +263,21 @@ class Lobby:
     # -- what the lobby sees ------------------------------------------------------------------------
 
     def _changed(self, table: Table) -> None:
+        """Tell the lobby, and everyone at the table, what the table looks like now."""
         if table.status == "finished" and table.is_abandoned():
             self._tidy(table)
-        update = TableUpdate(table=table.info())
+            return
+        line = encode(TableUpdate(table=table.info()))
         for peer in self.peers:
-            if peer not in self.where:
-                peer.send(update)
+            if self.where.get(peer, table) is table:
+                peer.send_line(line)
 
     def _tidy(self, table: Table) -> None:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
             del self.tables[table.id]
             self.store.close_table(table.id)
             log.info("table_closed", table=table.id)
+            closed = encode(TableClosed(table=table.id))
+            for peer in self.peers:
+                if peer not in self.where:
+                    peer.send_line(closed)

@@ -589,7 +589,8 @@ class Table:
 
     def send_snapshot(self, peer: Peer, seat: int | None) -> None:
         if self.game is not None:
-            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat), self._public)))
+            names = [s.name or f"seat {s.index}" for s in self.seats]
+            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat), self._public), players=names))
 
     def send_error(self, peer: Peer, code: Code, message: str) -> None:
         peer.send(Error(code=code, message=message))
