@@ -90,7 +90,7 @@ class SetbackApp(App[None]):
         """Connect to the server at ``address`` and show the lobby (or the table, once seated)."""
         if self.session is not None:
             return
-        link = link or ServerLink(address, self.options.name, password=self.options.password)
+        link = link or ServerLink(address, self.options.name, password=self.options.password, tls=self.options.tls)
         self.session = Session(link, self.state, self.changed, self.options.reconnect_attempts)
         self.run_worker(self._run_session(self.session), name="session")
         self.switch_mode("lobby")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,8 @@ class PlayOptions:
     clock: float | None = None
     ascii: bool = False
     """Suit letters instead of symbols."""
+    tls: ssl.SSLContext | None = None
+    """Speak TLS to the server (``--tls``, ``--tls-ca``)."""
     browse_seconds: float = 1.5
     mdns_interfaces: Sequence[str] | None = None
     reconnect_attempts: int = 30

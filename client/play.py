@@ -14,7 +14,7 @@ import getpass
 import os
 
 from setback.client.embedded import start_embedded
-from setback.client.link import Address
+from setback.client.link import Address, tls_context
 from setback.client.options import PlayOptions
 from setback.client.state import QuickGame
 from setback.engine import MAX_PLAYERS, Rules
@@ -48,6 +48,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-name", help="the name of the table --bots creates")
     parser.add_argument("--ascii", action="store_true", help="suit letters (10H) instead of symbols (10♥)")
     parser.add_argument("--no-color", action="store_true", help="no colours (as with NO_COLOR=1)")
+    parser.add_argument("--tls", action="store_true", help="the server speaks TLS (checked against the system's CAs)")
+    parser.add_argument("--tls-ca", metavar="PEM", help="check the server's certificate against this CA or certificate")
+    parser.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
     parser.add_argument(
         "--db", metavar="PATH",
         help="with --bots: the embedded server's SQLite file (default: in your data folder, as for "
@@ -75,8 +78,12 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):
         raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
+    tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
+    if tls is not None and address is None:
+        raise ValueError("--tls is for a server that speaks it: name the HOST")
     return PlayOptions(
-        name=name, address=address, password=args.password, plan=plan, rules=wire, clock=clock, ascii=args.ascii
+        name=name, address=address, password=args.password, plan=plan, rules=wire, clock=clock, ascii=args.ascii,
+        tls=tls,
     )
 
 

@@ -135,3 +135,23 @@ async def test_connection_flood_is_capped_and_a_game_goes_on() -> None:
         assert final["event"]["outcome"]["winner"] in {0, 1}
         assert len(server.connections) <= 30
         await player.close()
+
+
+def test_play_takes_tls_options(tmp_path: Path) -> None:
+    """`setback play HOST --tls-ca CA` speaks TLS; TLS without a HOST is refused in plain words."""
+    import pytest
+
+    from setback.cli import build_parser
+    from setback.client.play import play_options
+    from setback.engine import Rules
+
+    authority = trustme.CA()
+    ca_file = tmp_path / "ca.pem"
+    authority.cert_pem.write_to_path(str(ca_file))
+    args = build_parser().parse_args(["play", "club.local:7411", "--tls-ca", str(ca_file), "--name", "ann"])
+    options = play_options(args, Rules())
+    assert isinstance(options.tls, ssl.SSLContext) and options.tls.verify_mode == ssl.CERT_REQUIRED
+    plain = play_options(build_parser().parse_args(["play", "club.local", "--name", "ann"]), Rules())
+    assert plain.tls is None
+    with pytest.raises(ValueError, match="HOST"):
+        play_options(build_parser().parse_args(["play", "--bots", "3", "--tls", "--name", "ann"]), Rules())
