@@ -48,11 +48,12 @@ LobbyScreen #log { height: 7; border-top: solid $panel-lighten-2; }
 DiscoverScreen #servers { height: 1fr; }
 DiscoverScreen .hint { padding: 0 1; }
 DiscoverScreen #address { margin: 0 1; }
-HelpDialog, ConfirmDialog, CreateTableDialog { align: center middle; }
+HelpDialog, ConfirmDialog, CreateTableDialog, InviteDialog { align: center middle; }
 #help { width: auto; height: auto; padding: 1 2; border: round $accent; background: $surface; }
 #confirm { width: 60; height: auto; padding: 1 2; border: round $warning; background: $surface; }
 #confirm .hint { margin-top: 1; color: $text-muted; }
 #create { width: 64; height: auto; padding: 0 2; border: round $accent; background: $surface; }
+#invite { width: 60; height: auto; padding: 1 2; border: round $accent; background: $surface; }
 #create .title { text-style: bold; margin-bottom: 1; }
 #fields { grid-size: 4; grid-columns: 9 1fr 8 1fr; grid-rows: 1; grid-gutter: 1 1; height: auto; margin-bottom: 1; }
 #create Checkbox { height: 1; }

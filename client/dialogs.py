@@ -124,6 +124,8 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
             yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
+            yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
+            yield Tick("private: joining needs the invite code", False, id="private", compact=True)
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
                 yield Button("Create and sit", variant="primary", id="create_button", compact=True)
@@ -164,7 +166,31 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             return
         name = self.query_one("#name", Input).value.strip() or None
         clock = Clock(decision_seconds=CLOCKS[self._value("clock")][1])
-        self.dismiss(CreateTable(name=name, rules=rules, clock=clock, bots=[self.bot] * bots))
+        self.dismiss(CreateTable(
+            name=name, rules=rules, clock=clock, bots=[self.bot] * bots,
+            rated=self.query_one("#rated", Checkbox).value, private=self.query_one("#private", Checkbox).value,
+        ))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class InviteDialog(ModalScreen[str | None]):
+    """Asks for a private table's invite code."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table: str) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite"):
+            yield Label(f"Table {self.table} is private: its invite code?", classes="title")
+            yield Input(placeholder="invite code", id="code", compact=True, max_length=40)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -219,7 +219,7 @@ def waiting_room(state: ClientState) -> RenderableType:
         else:
             ready = "ready" if seat.ready else "not ready"
             you = " (you)" if seat.seat == state.seat else ""
-            lines.append(Text(f"  seat {seat.seat}: {seat.name}{you}, {ready}"))
+            lines.append(Text(f"  seat {seat.seat}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
     return Group(*lines)
 
 
@@ -275,6 +275,11 @@ def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:
     return info.name, rules_text(info.rules), clock_text(info.clock), f"{taken}/{len(info.seats)}", status
 
 
+def rating_text(rating: float | None) -> str:
+    """A player's rating from rated tables, as the lobby shows it (nothing when unrated)."""
+    return f" [{rating:.0f}]" if rating is not None else ""
+
+
 def table_detail(info: TableInfo | None) -> Text:
     """The seats of the table under the lobby's cursor."""
     if info is None:
@@ -286,9 +291,13 @@ def table_detail(info: TableInfo | None) -> Text:
             seats.append(f"{seat.seat}: empty")
         else:
             kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
-            seats.append(f"{seat.seat}: {seat.name}{kind}")
+            seats.append(f"{seat.seat}: {seat.name}{kind}{rating_text(seat.rating)}")
     text.append(" · ".join(seats))
     extras = [f"{info.spectators} watching"] if info.spectators else []
+    if info.rated:
+        extras.append("rated")
+    if info.private:
+        extras.append("private")
     if info.seeded:
         extras.append("seeded: its deals are known to its creator")
     if extras:

@@ -8,6 +8,7 @@ its own beyond what the player has picked but not yet played.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
 from rich.text import Text
@@ -21,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from setback.client.dialogs import ConfirmDialog, CreateTableDialog, HelpDialog
+from setback.client.dialogs import ConfirmDialog, CreateTableDialog, HelpDialog, InviteDialog
 from setback.client.discover import FoundServer, browse, with_fallback
 from setback.client.link import Address
 from setback.client.panels import (
@@ -42,6 +43,7 @@ from setback.engine import Card
 from setback.protocol.messages import (
     Act,
     AddBot,
+    ClientMessage,
     CreateTable,
     Join,
     Leave,
@@ -243,12 +245,25 @@ class LobbyScreen(ClientScreen):
     async def action_join(self) -> None:
         table = self._current()
         if table is not None:
-            await self.client.send(Join(table=table, ready=True))
+            self._with_invite(table, lambda code: Join(table=table, ready=True, invite=code))
 
     async def action_watch(self) -> None:
         table = self._current()
         if table is not None:
-            await self.client.send(Spectate(table=table))
+            self._with_invite(table, lambda code: Spectate(table=table, invite=code))
+
+    def _with_invite(self, table: str, request: Callable[[str | None], ClientMessage]) -> None:
+        """Send ``request``; for a private table, once its invite code is asked for."""
+        info = self.state.tables.get(table)
+        if info is None or not info.private:
+            self.run_worker(self.client.send(request(None)))
+            return
+
+        async def answered(code: str | None) -> None:
+            if code is not None:
+                await self.client.send(request(code))
+
+        self.app.push_screen(InviteDialog(table), answered)
 
     async def action_refresh(self) -> None:
         """Ask for the tables again; after the connection was given up, try to connect again."""

@@ -342,7 +342,9 @@ class ClientState:
         self.tables[info.table] = info
         if isinstance(request, CreateTable) and self.table is None:
             self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}.")
-            return [Join(table=info.table, ready=True)]
+            if info.invite:
+                self.say(LogKind.INFO, f"It is private: its invite code is {info.invite}.")
+            return [Join(table=info.table, ready=True, invite=info.invite)]
         return []
 
     def _ok(self, request: ClientMessage | None) -> None:

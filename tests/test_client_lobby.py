@@ -257,3 +257,21 @@ async def test_a_server_with_a_password() -> None:
         welcomed = client(server.port, password="pitch")
         async with welcomed.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: welcomed.state.link is Link.ONLINE, "the welcome")
+
+
+async def test_a_private_table_asks_for_its_invite_code() -> None:
+    """Sitting at a private table asks for the invite code; the right code seats the player."""
+    async with running_server() as server:
+        host = await RawClient.connect(server.port)
+        await host.hello("host", kind="human")
+        await host.send(type="create_table", id=1, name="Secret", rules={"players": 2}, private=True)
+        invite = (await host.expect("table", id=1))["table"]["invite"]
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Secret" in screen_text(app), "the private table listed")
+            await pilot.press("enter")
+            await until(pilot, lambda: "invite code" in screen_text(app), "the invite question")
+            app.screen.query_one(Input).value = invite
+            await pilot.press("enter")
+            await until(pilot, lambda: app.state.seat is not None, "a seat at the private table")
+        await host.close()

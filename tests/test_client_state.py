@@ -238,3 +238,19 @@ def test_after_its_timeouts_a_seat_is_played_by_a_bot_until_ready() -> None:
     state.sending(Ready(id=5))
     state.receive(Ok(id=5))
     assert not stood_in()
+
+
+def test_the_lobby_shows_ratings_and_rated_tables() -> None:
+    """Ratings from rated tables appear beside the players' names in the lobby."""
+    from setback.client.panels import rating_text, table_detail
+    from setback.protocol.messages import Clock, SeatInfo, TableInfo, WireRules
+
+    seats = [
+        SeatInfo(seat=0, name="ann", kind="human", ready=True, connected=True, rating=1532.4),
+        SeatInfo(seat=1, name="heuristic-1", kind="builtin", ready=True, connected=True, rating=None),
+    ]
+    info = TableInfo(table="t1", name="Friday", rules=WireRules(players=2), clock=Clock(), seats=seats,
+                     spectators=0, status="waiting", games_played=0, seeded=False, rated=True)
+    shown = table_detail(info).plain
+    assert "ann [1532]" in shown and "heuristic-1 (bot)" in shown and "rated" in shown
+    assert rating_text(None) == ""
