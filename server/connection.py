@@ -159,18 +159,10 @@ class Connection(asyncio.Protocol):
         if len(self._out) == 1:
             self.server.mark_dirty(self)
 
-    def take_out(self) -> bytes:
-        """Everything queued for this peer, as one write."""
+    def flush_out(self) -> None:
+        """Write everything queued for this peer in one go; drop a peer that has stopped reading."""
         data = b"".join(self._out)
         self._out.clear()
-        return data
-
-    def flush_out(self) -> None:
-        """Write what is queued now (for a fatal error, just before closing)."""
-        self.write_now(self.take_out())
-
-    def write_now(self, data: bytes) -> None:
-        """Put ``data`` on the wire; drop a peer that has stopped reading."""
         transport = self.transport
         if not data or transport is None or transport.is_closing():
             return

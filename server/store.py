@@ -1,7 +1,7 @@
 """The server's SQLite file: tables, seats, games as seed + actions, hand results, chat, ratings.
 
-Writes are queued in memory; the server hands each turn's queue, in order, to a writer
-thread that commits it as one transaction, and only then writes that turn's messages
+Writes are queued in memory; at the end of each turn of the event loop the server commits
+the turn's queue, in order, as one transaction, and only then writes that turn's messages
 (see :meth:`Server.flush`), so whatever a client has seen is on disk. During play the
 store is only written: ratings, the one thing read back, are cached in memory. WAL mode
 with ``synchronous=NORMAL`` survives a killed server process; a power cut may lose the
