@@ -134,11 +134,6 @@ class Server:
         """Return once :meth:`stop` has finished."""
         await self._stopped.wait()
 
-    async def serve_forever(self) -> None:
-        """Run until SIGINT or SIGTERM, then stop cleanly."""
-        await self.start()
-        await self.run_until_stopped()
-
     async def run_until_stopped(self) -> None:
         """Once started: wait until SIGINT or SIGTERM, then stop cleanly."""
         loop = asyncio.get_running_loop()

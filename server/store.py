@@ -267,20 +267,6 @@ class Store:
         ids = [r[0] for r in self.db.execute(query + (f" LIMIT {int(limit)}" if limit else ""))]
         return [g for g in (self.game(i) for i in ids) if g is not None]
 
-    def hand_results(self, game_id: int) -> list[dict[str, Any]]:
-        return [
-            json.loads(r[0])
-            for r in self.db.execute("SELECT result FROM hands WHERE game_id = ? ORDER BY number", (game_id,))
-        ]
-
-    def chat_lines(self, table_id: str | None = None) -> list[tuple[str | None, str, str, str]]:
-        query = "SELECT table_id, scope, sender, text FROM chat"
-        args: tuple[Any, ...] = ()
-        if table_id is not None:
-            query += " WHERE table_id = ?"
-            args = (table_id,)
-        return list(self.db.execute(query + " ORDER BY id", args))
-
     def ratings(self) -> list[tuple[str, float, int, int]]:
         return list(self.db.execute("SELECT player, rating, games, wins FROM ratings ORDER BY rating DESC, player"))
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -90,7 +89,6 @@ class Seat:
     timeouts: int = 0
     """Consecutive decisions lost to the clock."""
     total_timeouts: int = 0
-    away_since: float | None = None
     grace: asyncio.TimerHandle | None = None
 
     @property
@@ -313,7 +311,6 @@ class Table:
             self.on_change(self)
             return
         seat.peer = None
-        seat.away_since = time.monotonic()
         loop = asyncio.get_running_loop()
         seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash)
         log.info("seat_dropped", table=self.id, seat=seat.index, name=seat.name)
@@ -342,7 +339,6 @@ class Table:
         if seat.peer is not None and seat.peer is not peer:
             seat.peer.send(Error(code=Code.BAD_TOKEN, message="this seat was taken back from another connection"))
         seat.peer = peer
-        seat.away_since = None
         if seat.kind != "builtin":
             seat.bot = None
             seat.timeouts = 0
@@ -416,7 +412,6 @@ class Table:
         loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.kind in {"human", "bot"}:
-                seat.away_since = time.monotonic()
                 seat.grace = loop.call_later(
                     self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash
                 )
@@ -591,9 +586,6 @@ class Table:
         if self.game is not None:
             names = [s.name or f"seat {s.index}" for s in self.seats]
             peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat), self._public), players=names))
-
-    def send_error(self, peer: Peer, code: Code, message: str) -> None:
-        peer.send(Error(code=code, message=message))
 
     # -- failure isolation ----------------------------------------------------------------------
 
