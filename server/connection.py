@@ -10,7 +10,7 @@ import structlog
 
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
 from setback.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
-from setback.server.table import RefusedError
+from setback.server.seats import RefusedError
 
 if TYPE_CHECKING:
     from setback.server.app import Server

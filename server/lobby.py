@@ -45,8 +45,9 @@ from setback.protocol.messages import (
 from setback.server.config import ServerConfig
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name, update_ratings
+from setback.server.seats import RefusedError, TableOptions, options_from_saved
 from setback.server.store import Store
-from setback.server.table import RefusedError, Table, TableOptions, options_from_saved
+from setback.server.table import Table
 
 log = structlog.get_logger("setback.lobby")
 

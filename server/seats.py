@@ -1,0 +1,116 @@
+"""A table's parts: its seats, its options, the decision it waits for, the built-in bots."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+
+from setback.bots import BUILTIN, BotSeat, Limits
+from setback.engine import Action, Rules
+from setback.protocol import Code
+from setback.protocol.convert import rules_from_wire, rules_to_wire
+from setback.protocol.messages import Clock, SeatInfo, WireRules
+from setback.server.peer import Peer
+
+STAND_IN = "heuristic"
+"""The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
+BUILTIN_LIMITS = Limits(decision=10.0)
+"""Built-in bots play off the table's clock, but none may think longer than this."""
+
+
+def builtin_bot(name: str, seat: int) -> BotSeat:
+    """A built-in bot at ``seat``, asked the way every bot is (:class:`setback.bots.BotSeat`)."""
+    return BotSeat(BUILTIN[name](seed=secrets.randbits(32)), seat, BUILTIN_LIMITS)
+
+
+class RefusedError(Exception):
+    """A request the server refuses, with the error code to send (fatal codes close the connection)."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    """One chair. ``peer`` is the connected player (None when empty, a built-in, or away)."""
+
+    index: int
+    kind: Literal["empty", "human", "bot", "builtin"] = "empty"
+    name: str | None = None
+    token_hash: str | None = None
+    """The SHA-256 of the token that holds the seat (never the token itself)."""
+    peer: Peer | None = None
+    ready: bool = False
+    bot: BotSeat | None = None
+    """The built-in bot playing the seat: a built-in seat's own, or a stand-in's."""
+    builtin: str | None = None
+    """A built-in seat's bot name."""
+    rating: float | None = None
+    timeouts: int = 0
+    """Consecutive decisions lost to the clock."""
+    total_timeouts: int = 0
+    grace: asyncio.TimerHandle | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind != "empty"
+
+    def info(self) -> SeatInfo:
+        builtin = self.kind == "builtin"
+        return SeatInfo(
+            seat=self.index, name=self.name, kind=self.kind, ready=self.ready or builtin,
+            connected=builtin or self.peer is not None, timeouts=self.total_timeouts,
+            replaced_by_bot=not builtin and self.bot is not None, rating=self.rating,
+        )
+
+
+@dataclass
+class Pending:
+    """The decision a seat owes: its request number and its deadline (loop time)."""
+
+    request: int
+    seat: int
+    deadline: float | None
+    timer: asyncio.TimerHandle | None = None
+    thinking: asyncio.Future[Action] | None = None
+    """A built-in bot's decision in progress."""
+
+
+@dataclass
+class TableOptions:
+    name: str
+    rules: Rules
+    clock: Clock
+    seed: int | None = None
+    bot_chat: bool = False
+    reconnect_grace: float = 120.0
+    rated: bool = False
+    invite: str | None = None
+    """A private table's invite code: joining or watching needs it."""
+
+    def saved(self) -> dict[str, object]:
+        """What the store keeps of the options (the grace is the server's, not the table's)."""
+        return {
+            "rules": msgspec.to_builtins(rules_to_wire(self.rules)), "clock": msgspec.to_builtins(self.clock),
+            "seed": self.seed, "bot_chat": self.bot_chat, "rated": self.rated, "invite": self.invite,
+        }
+
+
+def options_from_saved(name: str, data: dict[str, Any], reconnect_grace: float) -> TableOptions:
+    """The options :meth:`TableOptions.saved` wrote."""
+    return TableOptions(
+        name=name,
+        rules=rules_from_wire(msgspec.convert(data["rules"], WireRules)),
+        clock=msgspec.convert(data["clock"], Clock),
+        seed=data["seed"],
+        bot_chat=data["bot_chat"],
+        reconnect_grace=reconnect_grace,
+        rated=data["rated"],
+        invite=data["invite"],
+    )
