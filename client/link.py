@@ -15,7 +15,14 @@ from typing import Literal
 
 import structlog
 
-from setback.protocol import DEFAULT_PORT, MAX_SERVER_LINE_BYTES, PROTOCOL_VERSION, decode_server, encode
+from setback.protocol import (
+    DEFAULT_PORT,
+    MAX_SERVER_LINE_BYTES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode_server,
+    encode,
+)
 from setback.protocol.messages import (
     ClientMessage,
     Error,
@@ -159,7 +166,11 @@ class ServerLink:
                 raise LinkClosedError(str(exc)) from exc
             if not line:
                 raise LinkClosedError("the server closed the connection")
-            message = decode_server(line)
+            try:
+                message = decode_server(line)
+            except ProtocolError as unknown:  # a newer server's message or event kind: skip it
+                log.warning("skipped_message", code=str(unknown.code), detail=unknown.message)
+                continue
             if isinstance(message, ServerPing):
                 await self.send(Pong(nonce=message.nonce))
                 continue

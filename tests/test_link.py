@@ -57,3 +57,33 @@ async def test_link_reports_refusals_and_closes() -> None:
         await server.stop()
         with pytest.raises(LinkClosedError, match="shutting down"):
             await ok.receive()
+
+
+async def test_link_skips_what_a_newer_server_may_send() -> None:
+    """Unknown message types and event kinds (a newer minor version) are skipped, not fatal."""
+    import asyncio
+
+    async def newer_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        writer.write(b'{"type":"welcome","version":"1.7","server":"s","player":"p","token":"t",'
+                     b'"limits":{"max_line_bytes":1,"max_messages_per_second":1,"message_burst":1,'
+                     b'"hello_timeout_seconds":1,"idle_timeout_seconds":1,"heartbeat_seconds":1,'
+                     b'"reconnect_grace_seconds":1,"max_chat_chars":1,"max_name_chars":1},'
+                     b'"capabilities":[],"bots":[],"new_field":1}\n')
+        writer.write(b'{"type":"weather","sky":"clear"}\n')
+        writer.write(b'{"type":"event","table":"t1","event":{"kind":"fireworks"}}\n')
+        writer.write(b'{"type":"ok","id":5}\n')
+        await writer.drain()
+        await reader.readline()
+        writer.close()
+        await writer.wait_closed()
+
+    listener = await asyncio.start_server(newer_server, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    link = ServerLink(Address("127.0.0.1", port), "old")
+    await link.connect()
+    message = await link.receive()
+    assert type(message).__name__ == "Ok" and message.id == 5  # type: ignore[union-attr]
+    await link.close()
+    listener.close()
+    await listener.wait_closed()
