@@ -265,7 +265,7 @@ class Lobby:
 
     def _changed(self, table: Table) -> None:
         """Tell the lobby, and everyone at the table, what the table looks like now."""
-        if table.status == "finished" and table.is_abandoned():
+        if table.visited and not table.playing and table.is_abandoned():
             self._tidy(table)
             return
         line = encode(TableUpdate(table=table.info()))

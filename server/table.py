@@ -64,6 +64,8 @@ class Table:
     game: Game | None = None
     games_played: int = 0
     broken: bool = False
+    visited: bool = False
+    """Someone has sat or watched here (or it was restored): once it empties again, it closes."""
     pending: Pending | None = None
     _requests: int = 0
     _sent: int = 0
@@ -119,6 +121,7 @@ class Table:
         chosen = self._free_seat(seat)
         chosen.kind = peer.kind
         chosen.name = peer.name
+        self.visited = True
         chosen.token_hash = token_hash(peer.token)
         chosen.peer = peer
         chosen.ready = ready
@@ -194,6 +197,7 @@ class Table:
         self.store.save_seat(self.id, SeatRow(seat.index, seat.kind, seat.name, seat.token_hash, seat.builtin))
 
     def spectate(self, peer: Peer) -> None:
+        self.visited = True
         self.spectators.add(peer)
         self.send_snapshot(peer, None)
         self.on_change(self)
@@ -286,6 +290,7 @@ class Table:
         and the seat to act is asked again (with a new request number and a fresh clock).
         """
         self.games_played = row.games_played
+        self.visited = True
         for saved in row.seats:
             seat = self.seats[saved.seat]
             seat.kind = saved.kind  # type: ignore[assignment]

@@ -198,3 +198,17 @@ async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
         await other.expect("tables", id=1)
         await other.close()
         await slow.close()
+
+
+async def test_a_table_whose_player_never_returns_closes_after_the_grace() -> None:
+    async with running_server(reconnect_grace=0.3) as server:
+        lobby = await greeted(server.port, "watcher")
+        player = await greeted(server.port, "leaver")
+        await player.send(type="create_table", id=1, rules={"players": 2})
+        table = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table)
+        await player.expect("joined", id=2)
+        await player.close()
+        closed = await lobby.expect("table_closed", timeout=5)
+        assert closed["table"] == table and table not in server.lobby.tables
+        await lobby.close()
