@@ -74,6 +74,13 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
         pass
     await host.close()
     table = reply.table.table
+    over = asyncio.Event()
+
+    def decided(where: str) -> None:
+        if where == table:
+            over.set()
+
+    server.lobby.game_over_listeners.append(decided)
     clocks = [Clock() for _ in seating]
     players: list[asyncio.Future[Any]] = []
     for seat, b in enumerate(seating):
@@ -87,9 +94,11 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
     try:
-        await _game_over(server, table)
+        await over.wait()
+        server.flush()
         await asyncio.wait(players, timeout=5)  # let them hear game_over and count their clocks
     finally:
+        server.lobby.game_over_listeners.remove(decided)
         for player in players:
             player.cancel()
         await asyncio.gather(*players, return_exceptions=True)
@@ -97,17 +106,6 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     assert row is not None, f"no finished game recorded at {table}"
     return game_record(replayed(row), players=[plan.specs[b] for b in seating],
                        match=match_fields(plan, index, clocks))
-
-
-async def _game_over(server: Server, table: str) -> None:
-    """Wait until the table's game is decided and recorded."""
-    while True:
-        current = server.lobby.tables.get(table)
-        if current is None or current.games_played >= 1:
-            server.flush()
-            await server.settle()
-            return
-        await asyncio.sleep(0.005)
 
 
 async def _external(spec: str, address: Address, table: str, seat: int) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import structlog
@@ -63,6 +64,8 @@ class Lobby:
     tables: dict[str, Table] = field(default_factory=dict)
     peers: set[Peer] = field(default_factory=set)
     where: dict[Peer, Table] = field(default_factory=dict)
+    game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
+    """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     # -- greeting ---------------------------------------------------------------------------
@@ -205,7 +208,7 @@ class Lobby:
         return table
 
     def _table_for(self, table_id: str, options: TableOptions) -> Table:
-        table = Table(table_id, options, self._changed, self.store, self._rate)
+        table = Table(table_id, options, self._changed, self.store, self._game_over)
         self.tables[table_id] = table
         return table
 
@@ -225,6 +228,12 @@ class Lobby:
             table = self._table_for(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
+
+    def _game_over(self, table: Table, game: Game) -> None:
+        """A game is decided and recorded: rate it, then tell whoever listens."""
+        self._rate(table, game)
+        for listener in list(self.game_over_listeners):
+            listener(table.id)
 
     def _rate(self, table: Table, game: Game) -> None:
         """Update the ratings of a rated table's players (Elo, each side against each other)."""
