@@ -285,6 +285,7 @@ class Lobby:
     def _tidy(self, table: Table) -> None:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
             del self.tables[table.id]
+            table.close()
             self.store.close_table(table.id)
             log.info("table_closed", table=table.id)
             closed = encode(TableClosed(table=table.id))

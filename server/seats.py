@@ -61,6 +61,12 @@ class Seat:
     def taken(self) -> bool:
         return self.kind != "empty"
 
+    def seat_bot(self, bot: BotSeat | None) -> None:
+        """Put ``bot`` in the seat (None: no bot), letting the one it replaces go (its thread ends)."""
+        if self.bot is not None and self.bot is not bot:
+            self.bot.close()
+        self.bot = bot
+
     def info(self) -> SeatInfo:
         builtin = self.kind == "builtin"
         return SeatInfo(

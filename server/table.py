@@ -136,7 +136,7 @@ class Table:
         chosen = self._free_seat(seat)
         chosen.kind = "builtin"
         chosen.name = f"{name}-{chosen.index}"
-        chosen.bot = builtin_bot(name, chosen.index)
+        chosen.seat_bot(builtin_bot(name, chosen.index))
         chosen.builtin = name
         chosen.ready = True
         chosen.rating = self._rating(chosen)
@@ -164,7 +164,7 @@ class Table:
             raise RefusedError(Code.NOT_AT_TABLE, "only a seated player can be ready")
         seat.ready = ready
         if ready and self.playing and seat.bot is not None:
-            seat.bot = None
+            seat.seat_bot(None)
             seat.timeouts = 0
             log.info("seat_taken_back", table=self.id, seat=seat.index)
         self.on_change(self)
@@ -186,6 +186,7 @@ class Table:
     def _empty(self, seat: Seat) -> None:
         if seat.grace is not None:
             seat.grace.cancel()
+        seat.seat_bot(None)
         self.seats[seat.index] = Seat(seat.index)
         self._save_seat(self.seats[seat.index])
 
@@ -241,7 +242,7 @@ class Table:
             seat.peer.send(Error(code=Code.BAD_TOKEN, message="this seat was taken back from another connection"))
         seat.peer = peer
         if seat.kind != "builtin":
-            seat.bot = None
+            seat.seat_bot(None)
             seat.timeouts = 0
         self.on_change(self)
         return seat
@@ -272,7 +273,7 @@ class Table:
         for seat in self.seats:
             if seat.kind != "builtin":
                 seat.ready = False
-                seat.bot = None
+                seat.seat_bot(None)
                 seat.timeouts = 0
         started = GameStarted(
             table=self.id, game=self.games_played, rules=rules_to_wire(self.options.rules), players=names
@@ -298,7 +299,7 @@ class Table:
             seat.token_hash = saved.token_hash
             seat.builtin = saved.bot
             if saved.kind == "builtin" and saved.bot in BUILTIN:
-                seat.bot = builtin_bot(saved.bot, seat.index)
+                seat.seat_bot(builtin_bot(saved.bot, seat.index))
                 seat.ready = True
             seat.rating = self._rating(seat)
         if row.game is None:
@@ -454,7 +455,7 @@ class Table:
 
     def _stand_in(self, seat: Seat, why: str, think: bool = True) -> None:
         """A built-in bot plays the seat until its player comes back (or the game ends)."""
-        seat.bot = builtin_bot(STAND_IN, seat.index)
+        seat.seat_bot(builtin_bot(STAND_IN, seat.index))
         log.info("stand_in", table=self.id, seat=seat.index, why=why)
         self.on_change(self)
         pending = self.pending
@@ -498,6 +499,12 @@ class Table:
         except Exception:
             log.exception("table_failed", table=self.id)
             self.fail()
+
+    def close(self) -> None:
+        """The table is gone: stop its clock and let its bots' threads end."""
+        self._clear_pending()
+        for seat in self.seats:
+            seat.seat_bot(None)
 
     def fail(self) -> None:
         """Mark the table broken, tell everyone at it, stop its clock."""

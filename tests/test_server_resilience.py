@@ -212,3 +212,24 @@ async def test_a_table_whose_player_never_returns_closes_after_the_grace() -> No
         closed = await lobby.expect("table_closed", timeout=5)
         assert closed["table"] == table and table not in server.lobby.tables
         await lobby.close()
+
+
+async def test_bots_of_closed_tables_and_replaced_stand_ins_leave_no_threads() -> None:
+    """Each built-in bot's thread ends when its table closes or a stand-in gives the seat back."""
+    import threading
+
+    async with running_server() as server:
+        before = threading.active_count()
+        for round_ in range(5):
+            player = await greeted(server.port, f"p{round_}")
+            await player.send(type="create_table", id=1, rules={"players": 4, "target": 7},
+                              bots=["heuristic", "heuristic", "heuristic"])
+            table = (await player.expect("table", id=1))["table"]["table"]
+            await player.send(type="join", id=2, table=table, ready=True)
+            await play_until_over(player)
+            await player.send(type="leave", id=3)
+            await player.expect("left", id=3)
+            await player.close()
+        await asyncio.sleep(0.3)
+        assert not server.lobby.tables
+        assert threading.active_count() <= before + 3
