@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -103,10 +103,13 @@ class _Thread:
 class BotSeat:
     """The bot at one seat of one game, asked under ``limits``; :attr:`clock` counts what happened."""
 
-    def __init__(self, bot: Bot, seat: int, limits: Limits) -> None:
+    def __init__(self, bot: Bot, seat: int, limits: Limits, executor: Executor | None = None) -> None:
+        """``executor``, when given, runs the bot's plain methods (a server's pool shared by many
+        seats) instead of a thread of the seat's own."""
         self.bot = bot
         self.seat = seat
         self.limits = limits
+        self.executor = executor
         self.clock = Clock()
         self._thread: _Thread | None = None
         self._overrun: Future[Any] | None = None
@@ -153,9 +156,12 @@ class BotSeat:
                 if inspect.iscoroutinefunction(method):
                     answer = await method(argument)
                 else:
-                    if self._thread is None:
-                        self._thread = _Thread(f"bot-seat-{self.seat}")
-                    future = self._thread.submit(method, argument)
+                    if self.executor is not None:
+                        future = self.executor.submit(method, argument)
+                    else:
+                        if self._thread is None:
+                            self._thread = _Thread(f"bot-seat-{self.seat}")
+                        future = self._thread.submit(method, argument)
                     answer = await asyncio.wrap_future(future)
                     if inspect.isawaitable(answer):
                         answer = await answer

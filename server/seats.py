@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,9 +23,13 @@ BUILTIN_LIMITS = Limits(decision=10.0)
 """Built-in bots play off the table's clock, but none may think longer than this."""
 
 
+BUILTIN_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="builtin-bot")
+"""The threads every built-in bot of the server thinks on (started as needed, shared by all)."""
+
+
 def builtin_bot(name: str, seat: int) -> BotSeat:
     """A built-in bot at ``seat``, asked the way every bot is (:class:`setback.bots.BotSeat`)."""
-    return BotSeat(BUILTIN[name](seed=secrets.randbits(32)), seat, BUILTIN_LIMITS)
+    return BotSeat(BUILTIN[name](seed=secrets.randbits(32)), seat, BUILTIN_LIMITS, BUILTIN_THREADS)
 
 
 class RefusedError(Exception):
