@@ -130,6 +130,8 @@ def seat_clock(state: ClientState, seat: int, now: float) -> str:
     kind = info.seats[seat].kind if info is not None and seat < len(info.seats) else "human"
     if seconds is None or kind == "builtin" or game.turn_since is None:
         return "…"
+    if game.turn_remaining_ms is not None:  # the server said it: exact
+        return clock_label(max(0.0, game.turn_remaining_ms / 1000 - (now - game.turn_since)))
     return "~" + clock_label(max(0.0, seconds - (now - game.turn_since)))
 
 

@@ -56,6 +56,7 @@ from setback.protocol.messages import (
     TimedOutEvent,
     TrickWonEvent,
     TrumpPitchedEvent,
+    TurnEvent,
     Welcome,
     WireHandResult,
     WireOutcome,
@@ -164,6 +165,8 @@ class GameView:
     to_act: int | None = None
     turn_since: float | None = None
     """When ``to_act`` last changed (monotonic seconds)."""
+    turn_remaining_ms: int | None = None
+    """The clock of the seat to act when its turn began, as the server's ``turn`` event said."""
     hand: list[Card] = field(default_factory=list)
     """This seat's own cards (empty for a spectator)."""
     hand_sizes: list[int] = field(default_factory=list)
@@ -451,6 +454,7 @@ class ClientState:
         if seat != game.to_act:
             game.to_act = seat
             game.turn_since = now if seat is not None else None
+            game.turn_remaining_ms = None
 
     def _event(self, message: EventMessage, now: float) -> None:
         game = self.game
@@ -499,6 +503,10 @@ class ClientState:
                 game.last_result = result
                 game.scores = list(result.scores)
                 self._turn(game, None, now)
+            case TurnEvent(seat=seat, remaining_ms=remaining):
+                self._turn(game, seat, now)
+                game.turn_since = now
+                game.turn_remaining_ms = remaining
             case TimedOutEvent(seat=seat, timeouts=timeouts) if seat == game.seat:
                 info = self.table_info
                 limit = info.clock.bot_after_timeouts if info is not None else None

@@ -26,6 +26,7 @@ from setback.protocol.messages import (
     TimedOutEvent,
     TrickWonEvent,
     TrumpPitchedEvent,
+    TurnEvent,
     WireEvent,
     WireHandResult,
     WireOutcome,
@@ -119,6 +120,8 @@ def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> lis
             return [outcome_line(outcome, rules, names)]
         case TimedOutEvent(seat=seat, action=action):
             return [(f"Time ran out for {names[seat]}: the server played ", *action_words(action), " for them.")]
+        case TurnEvent():
+            return []
 
 
 def action_words(action: str) -> Line:

@@ -314,6 +314,14 @@ class TimedOutEvent(EventBase, tag="timed_out", kw_only=True):
     timeouts: int
 
 
+class TurnEvent(EventBase, tag="turn", kw_only=True):
+    """The seat to act now, and its clock (both null for a built-in bot or an untimed table)."""
+
+    seat: int
+    limit_ms: int | None
+    remaining_ms: int | None
+
+
 WireEvent = (
     CardsDrawnEvent
     | DealerChosenEvent
@@ -328,6 +336,7 @@ WireEvent = (
     | HandScoredEvent
     | GameWonEvent
     | TimedOutEvent
+    | TurnEvent
 )
 
 # -- server to client --------------------------------------------------------------

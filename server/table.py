@@ -39,6 +39,7 @@ from setback.protocol.messages import (
     Snapshot,
     TableInfo,
     TimedOutEvent,
+    TurnEvent,
 )
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
@@ -397,6 +398,13 @@ class Table:
         loop = asyncio.get_running_loop()
         pending = Pending(self._requests, to_act, None)
         self.pending = pending
+        timed = limit is not None and seat.bot is None
+        if listeners:
+            limit_ms = round(limit * 1000) if timed and limit is not None else None
+            turn = TurnEvent(seat=to_act, limit_ms=limit_ms, remaining_ms=limit_ms)
+            line = encode(EventMessage(table=self.id, event=turn))
+            for peer, _ in listeners:
+                peer.send_line(line)
         if seat.bot is not None:
             self._think(seat, pending)
             return

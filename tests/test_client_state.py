@@ -254,3 +254,26 @@ def test_the_lobby_shows_ratings_and_rated_tables() -> None:
     shown = table_detail(info).plain
     assert "ann [1532]" in shown and "heuristic-1 (bot)" in shown and "rated" in shown
     assert rating_text(None) == ""
+
+
+def test_other_players_clocks_come_from_the_servers_turn_events() -> None:
+    """A `turn` event makes another seat's clock exact (no ~ estimate)."""
+    from setback.client.panels import seat_clock
+    from setback.protocol.messages import EventMessage, TableUpdate, TurnEvent
+
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    game = Game(Rules(players=2), seed=3)
+    seat = game.to_act
+    assert seat is not None
+    me = 1 - seat
+    state.receive(Joined(table="t1", seat=me, token="tok"))
+    timed = msgspec.structs.replace(info(players=2), clock=Clock(decision_seconds=30))
+    state.receive(TableUpdate(table=timed))
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(me))))
+    assert state.game is not None
+    state.receive(EventMessage(table="t1", event=TurnEvent(seat=seat, limit_ms=30_000, remaining_ms=12_000)))
+    since = state.game.turn_since
+    assert since is not None
+    shown = seat_clock(state, seat, since + 2.0)
+    assert "~" not in shown and "10" in shown

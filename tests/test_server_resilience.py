@@ -233,3 +233,29 @@ async def test_bots_of_closed_tables_and_replaced_stand_ins_leave_no_threads() -
         await asyncio.sleep(0.3)
         assert not server.lobby.tables
         assert threading.active_count() <= before + 3
+
+
+async def test_everyone_hears_whose_turn_it_is_and_on_what_clock() -> None:
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port, clock={"decision_seconds": 30})
+        watcher = await greeted(server.port, "watcher")
+        await watcher.send(type="spectate", id=1, table=table)
+        await watcher.expect("spectating", id=1)
+        decide = None
+        for client in (a, b):
+            try:
+                decide = await client.expect("decide", timeout=0.5)
+                actor = client
+                break
+            except TimeoutError:
+                continue
+        assert decide is not None
+        await actor.send(type="act", request=decide["request"], action=decide["view"]["legal"][0])
+        turn = await watcher.expect("event", timeout=5)
+        while turn["event"]["kind"] != "turn":
+            turn = await watcher.expect("event", timeout=5)
+        assert decide["view"]["phase"] == "bidding"  # the first decision: the other seat bids next
+        assert turn["event"]["seat"] == 1 - decide["seat"]
+        assert turn["event"]["limit_ms"] == 30_000 and turn["event"]["remaining_ms"] == 30_000
+        for client in (a, b, watcher):
+            await client.close()
