@@ -40,6 +40,7 @@ from setback.protocol.messages import (
     TableInfo,
     TimedOutEvent,
     TurnEvent,
+    WireEvent,
 )
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
@@ -126,10 +127,7 @@ class Table:
         chosen.token_hash = token_hash(peer.token)
         chosen.peer = peer
         chosen.ready = ready
-        chosen.rating = self._rating(chosen)
-        self._save_seat(chosen)
-        self.on_change(self)
-        return chosen
+        return self._seated(chosen)
 
     def add_bot(self, name: str, seat: int | None) -> Seat:
         if name not in BUILTIN:
@@ -140,10 +138,14 @@ class Table:
         chosen.seat_bot(builtin_bot(name, chosen.index))
         chosen.builtin = name
         chosen.ready = True
-        chosen.rating = self._rating(chosen)
-        self._save_seat(chosen)
+        return self._seated(chosen)
+
+    def _seated(self, seat: Seat) -> Seat:
+        """A seat was just taken: its rating, the record, the lobby told."""
+        seat.rating = self._rating(seat)
+        self._save_seat(seat)
         self.on_change(self)
-        return chosen
+        return seat
 
     def _free_seat(self, seat: int | None) -> Seat:
         if self.playing:
@@ -266,7 +268,7 @@ class Table:
 
     def _start(self) -> None:
         seed = secrets.randbits(63) if self.options.seed is None else self.options.seed + self.games_played
-        names = [s.name or f"seat {s.index}" for s in self.seats]
+        names = self._names()
         rules = msgspec.to_builtins(rules_to_wire(self.options.rules))
         rated = self.options.rated and self.options.seed is None
         self.game_id = self.store.start_game(self.id, self.games_played, seed, rules, names, rated)
@@ -401,10 +403,7 @@ class Table:
         timed = limit is not None and seat.bot is None
         if listeners:
             limit_ms = round(limit * 1000) if timed and limit is not None else None
-            turn = TurnEvent(seat=to_act, limit_ms=limit_ms, remaining_ms=limit_ms)
-            line = encode(EventMessage(table=self.id, event=turn))
-            for peer, _ in listeners:
-                peer.send_line(line)
+            self._tell(listeners, TurnEvent(seat=to_act, limit_ms=limit_ms, remaining_ms=limit_ms))
         if seat.bot is not None:
             self._think(seat, pending)
             return
@@ -489,14 +488,22 @@ class Table:
             for peer, seat in recipients:
                 peer.send(EventMessage(table=self.id, event=event_to_wire(event, seat)))
             return
-        line = encode(EventMessage(table=self.id, event=event_to_wire(event, None)))
+        self._tell(recipients, event_to_wire(event, None))
+
+    def _tell(self, recipients: list[tuple[Peer, int | None]], event: WireEvent) -> None:
+        """An event every recipient may see alike, encoded once."""
+        line = encode(EventMessage(table=self.id, event=event))
         for peer, _ in recipients:
             peer.send_line(line)
 
     def send_snapshot(self, peer: Peer, seat: int | None) -> None:
         if self.game is not None:
-            names = [s.name or f"seat {s.index}" for s in self.seats]
-            peer.send(Snapshot(table=self.id, view=view_to_wire(self.game.view(seat), self._public), players=names))
+            view = view_to_wire(self.game.view(seat), self._public)
+            peer.send(Snapshot(table=self.id, view=view, players=self._names()))
+
+    def _names(self) -> list[str]:
+        """The name at each seat, as games and snapshots give them."""
+        return [s.name or f"seat {s.index}" for s in self.seats]
 
     # -- failure isolation ----------------------------------------------------------------------
 
