@@ -286,7 +286,7 @@ class Lobby:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
             del self.tables[table.id]
             table.close()
-            self.store.close_table(table.id)
+            self.store.close_table(table.id, table.record)
             log.info("table_closed", table=table.id)
             closed = encode(TableClosed(table=table.id))
             for peer in self.peers:

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+PRUNE_STEP = 1024
+"""Journal rows no unsealed game needs are deleted in steps of at least this many."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,11 +38,12 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
     seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
-    started REAL NOT NULL, finished REAL, outcome TEXT
+    started REAL NOT NULL, finished REAL, outcome TEXT,
+    first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
 );
-CREATE TABLE IF NOT EXISTS actions (
+CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
-    timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seq)
+    timed_out INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     game_id INTEGER NOT NULL, number INTEGER NOT NULL, result TEXT NOT NULL, PRIMARY KEY (game_id, number)
@@ -57,6 +60,7 @@ CREATE TABLE IF NOT EXISTS ratings (
 
 Batch = list[tuple[str, tuple[Any, ...]]]
 """Queued writes: SQL and its arguments, in order."""
+_MOVE = "INSERT INTO moves (rowid, game_id, seq, seat, action, timed_out) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 def default_db_path() -> Path:
@@ -121,14 +125,54 @@ class Store:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
+        self._next_move = int(self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(rowid) FROM moves), 0), COALESCE((SELECT MAX(first_move) FROM games), 0))"
+        ).fetchone()[0]) + 1
+        self._unsealed: dict[int, tuple[str, int]] = {}
+        """Each game whose actions are still in the journal: its table and its first move."""
+        self._pruned = 0
         self._ratings = {
             str(player): (float(rating), int(games), int(wins))
             for player, rating, games, wins in self.db.execute("SELECT player, rating, games, wins FROM ratings")
         }
         self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
+
+    def _migrate(self) -> None:
+        """Bring a file of an older schema up to this one, in one transaction."""
+        row = None
+        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        version = int(row[0]) if row else SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} has schema {version}; this setback knows up to {SCHEMA_VERSION}")
+        if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.execute("ALTER TABLE games ADD COLUMN first_move INTEGER NOT NULL DEFAULT 0")
+                self.db.execute("ALTER TABLE games ADD COLUMN actions TEXT")
+                self.db.execute(
+                    "CREATE TABLE moves (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, "
+                    "action TEXT NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0)"
+                )
+                self.db.execute(
+                    "UPDATE games SET actions = (SELECT json_group_array(json_array(seat, action, timed_out)) "
+                    "FROM (SELECT seat, action, timed_out FROM actions WHERE game_id = games.id ORDER BY seq)) "
+                    "WHERE finished IS NOT NULL"
+                )
+                self.db.execute(
+                    "INSERT INTO moves SELECT a.game_id, a.seq, a.seat, a.action, a.timed_out FROM actions a "
+                    "JOIN games g ON g.id = a.game_id WHERE g.finished IS NULL ORDER BY a.game_id, a.seq"
+                )
+                self.db.execute(
+                    "UPDATE games SET first_move = COALESCE((SELECT MIN(rowid) FROM moves WHERE game_id = games.id), "
+                    "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM moves)) WHERE finished IS NULL"
+                )
+                self.db.execute("DROP TABLE actions")
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         self._queue.append((sql, args))
@@ -169,34 +213,54 @@ class Store:
             (table_id, row.seat, row.kind, row.name, row.token_hash, row.bot),
         )
 
-    def close_table(self, table_id: str) -> None:
+    def close_table(self, table_id: str, actions: list[tuple[int, str, bool]] | None = None) -> None:
+        """The table is gone; ``actions``: those of its unfinished game, sealed into the game's row."""
         self._write("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
         self._write("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        for game_id, (table, _) in list(self._unsealed.items()):
+            if table == table_id:
+                self._seal(game_id, actions or [])
 
     def start_game(
         self, table_id: str, number: int, seed: int, rules: dict[str, Any], players: list[str], rated: bool
     ) -> int:
         game_id = self._next_game
         self._next_game += 1
+        self._unsealed[game_id] = (table_id, self._next_move)
         self._write(
-            "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, table_id, number, seed, json.dumps(rules), json.dumps(players), int(rated), time.time()),
+            "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started, first_move) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, table_id, number, seed, json.dumps(rules), json.dumps(players), int(rated), time.time(),
+             self._next_move),
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
         return game_id
 
     def add_action(self, game_id: int, seq: int, seat: int, action: str, timed_out: bool) -> None:
-        self._write("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", (game_id, seq, seat, action, int(timed_out)))
+        self._queue.append((_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out))))
+        self._next_move += 1
 
     def add_hand(self, game_id: int, number: int, result: dict[str, Any]) -> None:
         self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, json.dumps(result)))
 
-    def finish_game(self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any]) -> None:
+    def finish_game(
+        self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any],
+        actions: list[tuple[int, str, bool]],
+    ) -> None:
         self._write(
             "UPDATE games SET finished = ?, outcome = ? WHERE id = ?", (time.time(), json.dumps(outcome), game_id)
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (games_played, table_id))
+        self._seal(game_id, actions)
+
+    def _seal(self, game_id: int, actions: list[tuple[int, str, bool]]) -> None:
+        """Keep the game's actions in its row; drop the journal prefix no unsealed game needs."""
+        self._write("UPDATE games SET actions = ? WHERE id = ?", (json.dumps(actions), game_id))
+        self._unsealed.pop(game_id, None)
+        floor = min((first for _, first in self._unsealed.values()), default=self._next_move)
+        if floor - self._pruned >= PRUNE_STEP:
+            self._write("DELETE FROM moves WHERE rowid < ?", (floor,))
+            self._pruned = floor
 
     def add_chat(self, table_id: str | None, scope: str, sender: str, text: str) -> None:
         self._write(
@@ -224,9 +288,14 @@ class Store:
                 )
             ]
             unfinished = self.db.execute(
-                "SELECT id FROM games WHERE table_id = ? AND finished IS NULL ORDER BY id DESC LIMIT 1", (table_id,)
+                "SELECT id, first_move FROM games WHERE table_id = ? AND finished IS NULL AND actions IS NULL "
+                "ORDER BY id DESC LIMIT 1",
+                (table_id,),
             ).fetchone()
-            game = self.game(unfinished[0]) if unfinished else None
+            game = None
+            if unfinished:
+                self._unsealed[unfinished[0]] = (table_id, unfinished[1])
+                game = self.game(unfinished[0])
             rows.append(TableRow(table_id, number, name, json.loads(options), games_played, seats, game))
         return rows
 
@@ -237,19 +306,23 @@ class Store:
 
     def game(self, game_id: int) -> GameRow | None:
         row = self.db.execute(
-            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome FROM games "
-            "WHERE id = ?",
+            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, "
+            "actions FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             return None
-        actions = [
-            (seat, action, bool(timed_out))
-            for seat, action, timed_out in self.db.execute(
-                "SELECT seat, action, timed_out FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        ]
-        gid, table_id, number, seed, rules, players, rated, started, finished, outcome = row
+        gid, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, sealed = row
+        if sealed is not None:
+            actions = [(seat, action, bool(timed_out)) for seat, action, timed_out in json.loads(sealed)]
+        else:
+            actions = [
+                (seat, action, bool(timed_out))
+                for seat, action, timed_out in self.db.execute(
+                    "SELECT seat, action, timed_out FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid",
+                    (first_move, game_id),
+                )
+            ]
         return GameRow(
             gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,
             json.loads(outcome) if outcome else None, actions,

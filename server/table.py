@@ -64,6 +64,8 @@ class Table:
     seats: list[Seat] = field(default_factory=list)
     spectators: set[Peer] = field(default_factory=set)
     game: Game | None = None
+    record: list[tuple[int, str, bool]] = field(default_factory=list)
+    """The game's actions as stored: seat, action, whether the clock chose it."""
     games_played: int = 0
     broken: bool = False
     visited: bool = False
@@ -312,6 +314,7 @@ class Table:
             game.apply(parse_action(text))
         self.game_id = row.game.id
         self._begin(game)
+        self.record = list(row.game.actions)
         self._sent = game.event_count
         for event in game.events:
             self._public.note(event)
@@ -325,6 +328,7 @@ class Table:
 
     def _begin(self, game: Game) -> None:
         self.game = game
+        self.record = []
         self._sent = 0
         self._public = PublicWire()
 
@@ -358,7 +362,9 @@ class Table:
         """Record the action (before anyone hears of it), then move the game on."""
         assert self.game is not None and self.game_id is not None
         self._clear_pending()
-        self.store.add_action(self.game_id, len(self.game.actions) - 1, seat, str(action), timed_out)
+        text = str(action)
+        self.store.add_action(self.game_id, len(self.record), seat, text, timed_out)
+        self.record.append((seat, text, timed_out))
         self._advance()
 
     def _clear_pending(self) -> None:
@@ -382,7 +388,7 @@ class Table:
             assert game.outcome is not None and self.game_id is not None
             self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
             self.games_played += 1
-            self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome))
+            self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome), self.record)
             self.on_game_over(self, game)
             for seat in self.seats:
                 seat.rating = self._rating(seat)

@@ -5,6 +5,7 @@ finished hand, score or chat line is lost."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -158,8 +159,12 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
 def _actions_of(db: Path) -> list[str]:
     """The actions of the newest game."""
     with sqlite3.connect(db) as records:
+        game_id, first_move, sealed = records.execute(
+            "SELECT id, first_move, actions FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        if sealed is not None:
+            return [action for _, action, _ in json.loads(sealed)]
         return [r[0] for r in records.execute(
-            "SELECT action FROM actions WHERE game_id = (SELECT MAX(id) FROM games) ORDER BY seq")]
+            "SELECT action FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid", (first_move, game_id))]
 
 
 def _seed_of(db: Path) -> int:

@@ -1,0 +1,152 @@
+"""The SQLite store: the move journal, sealing games, pruning, and opening an older file."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from setback.server.store import PRUNE_STEP, SCHEMA_VERSION, Store
+
+RULES = {"players": 2}
+Moves = list[tuple[int, str, bool]]
+
+
+def _play(store: Store, games: dict[int, Moves], rng: random.Random, rounds: int) -> None:
+    """Interleave moves of every game in ``games`` for ``rounds`` turns, committing each turn."""
+    for _ in range(rounds):
+        for game_id, moves in games.items():
+            if rng.random() < 0.7:
+                move = (len(moves) % 2, f"play {rng.randrange(52)}", rng.random() < 0.1)
+                store.add_action(game_id, len(moves), *move)
+                moves.append(move)
+        store.commit()
+
+
+def _journal(db: Path) -> int:
+    with sqlite3.connect(db) as raw:
+        return int(raw.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+
+
+def test_interleaved_games_read_back_in_order_before_and_after_sealing(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    rng = random.Random(5)
+    games: dict[int, Moves] = {store.start_game(f"t{i}", 0, i, RULES, ["a", "b"], False): [] for i in range(5)}
+    _play(store, games, rng, 40)
+    for game_id, moves in games.items():
+        row = store.game(game_id)
+        assert row is not None and row.actions == moves
+    finished = next(iter(games))
+    store.finish_game(finished, "t0", 1, {"winner": 0}, games[finished])
+    store.commit()
+    store.close()
+    reopened = Store(db)
+    for game_id, moves in games.items():
+        row = reopened.game(game_id)
+        assert row is not None and row.actions == moves
+        assert (row.finished is not None) == (game_id == finished)
+
+
+def test_the_journal_is_pruned_once_only_sealed_games_use_it(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    rng = random.Random(9)
+    games: dict[int, Moves] = {store.start_game(f"t{i}", 0, i, RULES, ["a", "b"], False): [] for i in range(3)}
+    _play(store, games, rng, 600)
+    assert sum(len(m) for m in games.values()) > PRUNE_STEP
+    long_game, *short_games = games
+    for game_id in short_games:
+        store.finish_game(game_id, "t", 1, {}, games[game_id])
+    store.commit()
+    assert _journal(db) == sum(len(m) for m in games.values()), "the long game pins the journal"
+    store.finish_game(long_game, "t", 1, {}, games[long_game])
+    later: dict[int, Moves] = {store.start_game("t9", 1, 9, RULES, ["a", "b"], False): []}
+    _play(store, later, rng, 5)
+    store.commit()
+    assert _journal(db) == len(later[next(iter(later))]), "only the unsealed game's moves stay"
+    for game_id, moves in {**games, **later}.items():
+        row = store.game(game_id)
+        assert row is not None and row.actions == moves
+
+
+def test_a_closed_tables_unfinished_game_keeps_its_actions(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    game_id = store.start_game("t1", 0, 3, RULES, ["a", "b"], False)
+    moves: Moves = []
+    _play(store, {game_id: moves}, random.Random(2), 20)
+    store.close_table("t1", moves)
+    store.close()
+    row = Store(db).game(game_id)
+    assert row is not None and row.actions == moves and row.finished is None
+
+
+def test_a_restart_continues_the_journal_past_every_game_it_holds(tmp_path: Path) -> None:
+    """A started game with no moves yet must not see a reopened store reuse its journal rows."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    first = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    store.close()
+    store = Store(db)
+    assert [t.game.id for t in store.open_tables() if t.game] == []  # no tables row: nothing to restore
+    moves: Moves = []
+    _play(store, {first: moves}, random.Random(4), 10)
+    store.close()
+    row = Store(db).game(first)
+    assert row is not None and row.actions == moves
+
+
+def test_a_schema_1_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite3"
+    with sqlite3.connect(db) as raw:
+        raw.executescript(
+            """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO meta VALUES ('schema', '1');
+            CREATE TABLE tables (
+                id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
+                games_played INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, closed REAL
+            );
+            CREATE TABLE games (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
+                seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
+                started REAL NOT NULL, finished REAL, outcome TEXT
+            );
+            CREATE TABLE actions (
+                game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+                timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seq)
+            );
+            INSERT INTO tables VALUES ('t1', 1, 'old', '{}', 1, 0, NULL);
+            INSERT INTO games VALUES (1, 't1', 0, 7, '{}', '["a","b"]', 0, 0, 5, '{"winner": 1}');
+            INSERT INTO games VALUES (2, 't1', 1, 8, '{}', '["a","b"]', 0, 6, NULL, NULL);
+            INSERT INTO actions VALUES (1, 1, 1, 'pass', 0), (1, 0, 0, 'bid 2', 0), (1, 2, 0, 'play AS', 1);
+            INSERT INTO actions VALUES (2, 0, 1, 'bid 3', 0), (2, 1, 0, 'pass', 1);
+            """
+        )
+    store = Store(db)
+    first, second = store.game(1), store.game(2)
+    assert first is not None and first.actions == [(0, "bid 2", False), (1, "pass", False), (0, "play AS", True)]
+    assert second is not None and second.actions == [(1, "bid 3", False), (0, "pass", True)]
+    store.add_action(2, 2, 1, "play 2C", False)
+    store.commit()
+    second = store.game(2)
+    assert second is not None and second.actions[-1] == (1, "play 2C", False)
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == str(SCHEMA_VERSION)
+        assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'actions'").fetchone()[0] == 0
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite3"
+    Store(db).close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION + 1),))
+    try:
+        Store(db)
+    except RuntimeError as exc:
+        assert "schema" in str(exc)
+    else:
+        raise AssertionError("a file from a newer setback was opened")
+
