@@ -161,6 +161,10 @@ class Game:
         """What the seat to act may do, ascending by code; empty once the game is over."""
         return tuple(ACTIONS[code] for code in self._state.legal_actions())
 
+    def legal_codes(self) -> tuple[int, ...]:
+        """The codes of :meth:`legal_actions`, without building the actions."""
+        return self._state.legal_actions()
+
     def is_legal(self, action: Action) -> bool:
         return action.code in self._state.legal_actions()
 

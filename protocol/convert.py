@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from setback.engine import (
     ACTIONS,
     CARDS,
@@ -89,51 +91,109 @@ def outcome_to_wire(o: Outcome) -> WireOutcome:
     )
 
 
-class PublicWire:
-    """The wire forms of a game's public history (this hand's bids and tricks, the last
-    result), converted once per event instead of once per view. Feed it every event."""
+class WireViews:
+    """Every seat's wire view of one game, kept current from the game's events.
 
-    __slots__ = ("bids", "last_result", "tricks")
+    ``view(seat, ...)`` equals ``view_to_wire(game.view(seat))`` without building the
+    engine's view first: the server's decision path. Feed :meth:`note` every event of
+    the game, in order and unredacted, from the first (of a game dealt from its seed:
+    the scores start at zero).
+    """
 
-    def __init__(self) -> None:
+    __slots__ = (
+        "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome", "phase", "pitcher", "rules",
+        "scores", "trick", "tricks", "trump",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules_to_wire(rules)
+        self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
+        self.hand_number = 0
+        self.dealer = 0
+        self.hands: list[list[str]] = [[] for _ in range(rules.players)]
         self.bids: list[WireBid] = []
+        self.pitcher: int | None = None
+        self.bid: int | None = None
+        self.trump: str | None = None
+        self.trick: list[SeatCard] = []
         self.tricks: list[WireTrick] = []
+        self.scores = [0] * rules.sides
         self.last_result: WireHandResult | None = None
+        self.outcome: WireOutcome | None = None
 
     def note(self, event: Event) -> None:
-        match event:
-            case Passed(seat=seat):
-                self.bids.append(WireBid(seat, None))
-            case BidMade(seat=seat, amount=amount):
-                self.bids.append(WireBid(seat, amount))
-            case TrickWon(trick_number=number, winner=winner, plays=plays):
-                self.tricks.append(WireTrick(number, plays[0].seat, [CARD_TEXT[p.card] for p in plays], winner))
-            case HandDealt():
-                self.bids = []
-                self.tricks = []
-            case HandScored(result=result):
-                self.last_result = result_to_wire(result)
-            case _:
-                pass
+        kind = type(event)
+        if kind is CardPlayed:
+            assert isinstance(event, CardPlayed)
+            text = CARD_TEXT[event.card]
+            self.hands[event.seat].remove(text)
+            self.trick.append(SeatCard(event.seat, text))
+        elif kind is TrickWon:
+            assert isinstance(event, TrickWon)
+            plays = event.plays
+            self.tricks.append(WireTrick(event.trick_number, plays[0].seat, [CARD_TEXT[p.card] for p in plays],
+                                         event.winner))
+            self.trick = []
+        elif kind is Passed or kind is BidMade:
+            assert isinstance(event, Passed | BidMade)
+            self.bids.append(WireBid(event.seat, event.amount if isinstance(event, BidMade) else None))
+        elif kind is TrumpPitched:
+            assert isinstance(event, TrumpPitched)
+            self.trump = event.trump.letter
+        elif kind is PitcherChosen:
+            assert isinstance(event, PitcherChosen)
+            self.phase = "playing"
+            self.pitcher = event.pitcher
+            self.bid = event.bid
+        elif kind is HandDealt:
+            assert isinstance(event, HandDealt)
+            self.phase = "bidding"
+            self.hand_number = event.hand_number
+            self.dealer = event.dealer
+            self.hands = [[CARD_TEXT[c] for c in cards] for cards in event.hands]
+            self.bids = []
+            self.pitcher = self.bid = self.trump = None
+            self.trick = []
+            self.tricks = []
+        elif kind is HandScored:
+            assert isinstance(event, HandScored)
+            self.last_result = result_to_wire(event.result)
+            self.scores = list(event.result.scores)
+        elif kind is GameWon:
+            assert isinstance(event, GameWon)
+            self.phase = "game_over"
+            self.outcome = outcome_to_wire(event.outcome)
+        elif kind is DealerChosen:
+            assert isinstance(event, DealerChosen)
+            self.dealer = event.dealer
+
+    def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
+        """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
+        hands = self.hands
+        return WireView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            to_act=to_act,
+            hand=list(hands[seat]) if seat is not None else [],
+            hand_sizes=[len(h) for h in hands],
+            bids=list(self.bids),
+            pitcher=self.pitcher,
+            bid=self.bid,
+            trump=self.trump,
+            trick=list(self.trick),
+            tricks=list(self.tricks),
+            scores=list(self.scores),
+            last_result=self.last_result,
+            legal=[ACTION_TEXT[c] for c in legal] if seat is not None and seat == to_act else [],
+            outcome=self.outcome,
+        )
 
 
-def view_to_wire(view: View, public: PublicWire | None = None) -> WireView:
-    """A view on the wire; it holds exactly what the engine's view holds.
-
-    ``public``, fed with every event of the view's game, saves converting the public
-    history again for every view; the result is the same.
-    """
-    if public is not None:
-        bids = list(public.bids)
-        tricks = list(public.tricks)
-        last_result = public.last_result
-    else:
-        bids = [WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids]
-        tricks = [
-            WireTrick(t.trick_number, t.plays[0].seat, [CARD_TEXT[p.card] for p in t.plays], t.winner)
-            for t in view.tricks
-        ]
-        last_result = result_to_wire(view.last_result) if view.last_result else None
+def view_to_wire(view: View) -> WireView:
+    """A view on the wire; it holds exactly what the engine's view holds."""
     return WireView(
         seat=view.seat,
         rules=rules_to_wire(view.rules),
@@ -143,14 +203,17 @@ def view_to_wire(view: View, public: PublicWire | None = None) -> WireView:
         to_act=view.to_act,
         hand=[CARD_TEXT[c] for c in view.hand],
         hand_sizes=list(view.hand_sizes),
-        bids=bids,
+        bids=[WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids],
         pitcher=view.pitcher,
         bid=view.bid,
         trump=view.trump.letter if view.trump is not None else None,
         trick=[SeatCard(d.seat, CARD_TEXT[d.card]) for d in view.trick],
-        tricks=tricks,
+        tricks=[
+            WireTrick(t.trick_number, t.plays[0].seat, [CARD_TEXT[p.card] for p in t.plays], t.winner)
+            for t in view.tricks
+        ],
         scores=list(view.scores),
-        last_result=last_result,
+        last_result=result_to_wire(view.last_result) if view.last_result else None,
         legal=[ACTION_TEXT[a.code] for a in view.legal],
         outcome=outcome_to_wire(view.outcome) if view.outcome else None,
     )

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 SCHEMA_VERSION = 2
 PRUNE_STEP = 1024
 """Journal rows no unsealed game needs are deleted in steps of at least this many."""
@@ -240,8 +242,11 @@ class Store:
         self._queue.append((_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out))))
         self._next_move += 1
 
-    def add_hand(self, game_id: int, number: int, result: dict[str, Any]) -> None:
-        self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, json.dumps(result)))
+    def add_hand(self, game_id: int, number: int, result: object) -> None:
+        """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
+        self._write(
+            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, msgspec.json.encode(result).decode())
+        )
 
     def finish_game(
         self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any],

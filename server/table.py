@@ -22,11 +22,11 @@ from setback.bots import BUILTIN
 from setback.engine import Action, Event, Game, HandDealt, HandScored, parse_action, plain
 from setback.protocol import Code, encode
 from setback.protocol.convert import (
-    PublicWire,
+    ACTION_TEXT,
+    WireViews,
     event_to_wire,
     outcome_to_wire,
     rules_to_wire,
-    view_to_wire,
 )
 from setback.protocol.messages import (
     Decide,
@@ -73,7 +73,8 @@ class Table:
     pending: Pending | None = None
     _requests: int = 0
     _sent: int = 0
-    _public: PublicWire = field(default_factory=PublicWire)
+    _views: WireViews | None = None
+    """Every seat's wire view of the game, fed with each of its events."""
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(self.options.rules.players)]
@@ -316,8 +317,9 @@ class Table:
         self._begin(game)
         self.record = list(row.game.actions)
         self._sent = game.event_count
+        assert self._views is not None
         for event in game.events:
-            self._public.note(event)
+            self._views.note(event)
         loop = asyncio.get_running_loop()
         for seat in self.seats:
             if seat.kind in {"human", "bot"}:
@@ -330,20 +332,20 @@ class Table:
         self.game = game
         self.record = []
         self._sent = 0
-        self._public = PublicWire()
+        self._views = WireViews(game.rules)
 
     def act(self, peer: Peer, request: int, text: str) -> None:
         """A seat's answer to its decision request: checked, applied, or refused with the request standing."""
-        seat = self.seat_of(peer)
-        if seat is None:
-            raise RefusedError(Code.NOT_AT_TABLE, "you have no seat at this table")
         pending = self.pending
         game = self.game
-        if game is None or pending is None or pending.seat != seat.index:
+        if pending is None or game is None or self.seats[pending.seat].peer is not peer:
+            if self.seat_of(peer) is None:
+                raise RefusedError(Code.NOT_AT_TABLE, "you have no seat at this table")
             raise RefusedError(Code.NOT_YOUR_TURN, "it is not your turn")
         if request != pending.request:
             stale = f"request {request} is not pending; answer request {pending.request}"
             raise RefusedError(Code.STALE_REQUEST, stale)
+        seat = self.seats[pending.seat]
         try:
             action = parse_action(text)
             game.apply(action, seat.index)
@@ -362,7 +364,7 @@ class Table:
         """Record the action (before anyone hears of it), then move the game on."""
         assert self.game is not None and self.game_id is not None
         self._clear_pending()
-        text = str(action)
+        text = ACTION_TEXT[action.code]
         self.store.add_action(self.game_id, len(self.record), seat, text, timed_out)
         self.record.append((seat, text, timed_out))
         self._advance()
@@ -376,11 +378,14 @@ class Table:
         """Send the new events, then ask the next seat to act (or finish the game)."""
         game = self.game
         assert game is not None
-        listeners = [(p, s) for p, s in self._recipients() if p.events]
+        listeners = self._listeners()
+        views = self._views
+        assert views is not None
         for event in game.events_since(self._sent):
-            self._public.note(event)
-            if isinstance(event, HandScored) and self.game_id is not None:
-                self.store.add_hand(self.game_id, event.result.hand_number, plain(event.result))
+            views.note(event)
+            if type(event) is HandScored and self.game_id is not None:
+                assert views.last_result is not None
+                self.store.add_hand(self.game_id, event.result.hand_number, views.last_result)
             if listeners:
                 self._send_event(event, listeners)
         self._sent = game.event_count
@@ -403,17 +408,16 @@ class Table:
         self._requests += 1
         seat = self.seats[to_act]
         limit = self.options.clock.decision_seconds
-        loop = asyncio.get_running_loop()
         pending = Pending(self._requests, to_act, None)
         self.pending = pending
-        timed = limit is not None and seat.bot is None
         if listeners:
-            limit_ms = round(limit * 1000) if timed and limit is not None else None
+            limit_ms = round(limit * 1000) if limit is not None and seat.bot is None else None
             self._tell(listeners, TurnEvent(seat=to_act, limit_ms=limit_ms, remaining_ms=limit_ms))
         if seat.bot is not None:
             self._think(seat, pending)
             return
         if limit is not None:
+            loop = asyncio.get_running_loop()
             pending.deadline = loop.time() + limit
             pending.timer = loop.call_at(pending.deadline, self._guard, self._timed_out, pending.request)
         self._send_decide(seat, pending)
@@ -425,7 +429,8 @@ class Table:
         remaining = None
         if pending.deadline is not None:
             remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
-        view = view_to_wire(self.game.view(seat.index), self._public)
+        assert self._views is not None
+        view = self._views.view(seat.index, seat.index, self.game.legal_codes())
         clock = DecisionClock(limit_ms=None if limit is None else round(limit * 1000), remaining_ms=remaining)
         seat.peer.send(Decide(table=self.id, request=pending.request, seat=seat.index, view=view, clock=clock))
 
@@ -479,6 +484,15 @@ class Table:
 
     # -- sending --------------------------------------------------------------------------------
 
+    def _listeners(self) -> list[tuple[Peer, int | None]]:
+        """The recipients who asked for the event stream."""
+        listening: list[tuple[Peer, int | None]] = [
+            (s.peer, s.index) for s in self.seats if s.peer is not None and s.peer.events
+        ]
+        if self.spectators:
+            listening += [(p, None) for p in self.spectators if p.events]
+        return listening
+
     def _recipients(self) -> list[tuple[Peer, int | None]]:
         seated = [(s.peer, s.index) for s in self.seats if s.peer is not None]
         return [*seated, *((p, None) for p in self.spectators)]
@@ -504,7 +518,8 @@ class Table:
 
     def send_snapshot(self, peer: Peer, seat: int | None) -> None:
         if self.game is not None:
-            view = view_to_wire(self.game.view(seat), self._public)
+            assert self._views is not None
+            view = self._views.view(seat, self.game.to_act, self.game.legal_codes())
             peer.send(Snapshot(table=self.id, view=view, players=self._names()))
 
     def _names(self) -> list[str]:

@@ -17,27 +17,48 @@ from setback.bots import Bot, HeuristicBot
 from setback.bots.remote import Seating, play_remote
 from setback.client.link import Address, ServerLink
 from setback.engine import Action, Game, Rules, View
-from setback.protocol.convert import PublicWire, view_from_wire, view_to_wire
+from setback.protocol.convert import WireViews, view_from_wire, view_to_wire
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 7), steps=st.integers(0, 400))
-def test_views_survive_the_wire(seed: int, players: int, steps: int) -> None:
-    """view_from_wire(view_to_wire(v)) == v, for every seat and spectators, with or without the cache."""
-    game = Game(Rules(players=players), seed)
-    public = PublicWire()
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32), players=st.integers(2, 7), steps=st.integers(0, 400),
+    teams=st.sampled_from([None, 2, 3]), smudge=st.booleans(), forced=st.booleans(), no_junk=st.booleans(),
+    target=st.sampled_from([7, 11, 21]), hand_limit=st.sampled_from([1, 2, 100, None]),
+)
+def test_views_survive_the_wire(
+    seed: int, players: int, steps: int, teams: int | None, smudge: bool, forced: bool, no_junk: bool,
+    target: int, hand_limit: int | None,
+) -> None:
+    """view_from_wire(view_to_wire(v)) == v for every seat and spectators, and the server's
+    event-fed :class:`WireViews` give exactly view_to_wire's view after every action."""
+    if teams is not None and (players % teams or players // teams < 2):
+        teams = None
+    rules = Rules(
+        players=players, teams=teams, target=target, smudge=smudge, forced_dealer_bid=forced, no_junk=no_junk,
+        hand_limit=hand_limit,
+    )
+    game = Game(rules, seed)
+    views = WireViews(rules)
     for event in game.events:
-        public.note(event)
+        views.note(event)
     rng = random.Random(seed)
+
+    def same_everywhere() -> None:
+        for seat in [None, *range(players)]:
+            view = game.view(seat)
+            assert views.view(seat, game.to_act, game.legal_codes()) == view_to_wire(view)
+
+    same_everywhere()
     for _ in range(steps):
         if game.is_over:
             break
         for event in game.apply(rng.choice(game.legal_actions())):
-            public.note(event)
+            views.note(event)
+        same_everywhere()
     for seat in [None, *range(players)]:
         view = game.view(seat)
         assert view_from_wire(view_to_wire(view)) == view
-        assert view_from_wire(view_to_wire(view, public)) == view
 
 
 async def host_table(port: int, players: int, bots: list[str]) -> tuple[RawClient, str]:
