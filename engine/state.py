@@ -39,7 +39,7 @@ from setback.engine.events import (
     TrumpPitched,
     WinReason,
 )
-from setback.engine.rules import HAND_SIZE, Rules
+from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, Rules
 from setback.engine.tables import (
     JACK_OF,
     PIPS_BY_SUIT_BITS,
@@ -61,6 +61,9 @@ _FORCED_BIDS: Final = tuple(range(PASS_CODE + 1, PASS_CODE + MAX_BID + 1))
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
+_PLAYED: Final = tuple(tuple(CardPlayed(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
+_LAID: Final = tuple(tuple(Draw(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
+"""The events of the hot loop, made once: events are immutable, so a play's event is shared."""
 
 
 class GameState:
@@ -293,7 +296,7 @@ class GameState:
             self.winner = self.leader = seat
         trick.append(code)
         if self.log is not None:
-            self.log.append(CardPlayed(seat, CARDS[code]))
+            self.log.append(_PLAYED[seat][code])
         if len(trick) == self.players:
             self._take_trick()
         else:
@@ -312,8 +315,9 @@ class GameState:
             self.jack_winner = winner
         self.tricks_done += 1
         if self.log is not None:
-            seats = [(self.leader + i) % self.players for i in range(self.players)]
-            plays = tuple(Draw(s, CARDS[c]) for s, c in zip(seats, self.trick, strict=True))
+            leader = self.leader
+            players = self.players
+            plays = tuple(_LAID[(leader + i) % players][c] for i, c in enumerate(self.trick))
             self.log.append(TrickWon(self.tricks_done, winner, plays))
         self.trick = []
         if self.tricks_done == HAND_SIZE:

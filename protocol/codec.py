@@ -92,6 +92,8 @@ class LineBuffer:
 
     def feed(self, data: bytes) -> tuple[list[bytes], bool]:
         """Take ``data``; return the complete lines and whether an overlong line was met."""
+        if data and not self._pending and not self._discarding and data.find(b"\n") == len(data) - 1 < self.limit:
+            return [data[:-1]], False  # the usual case: exactly one whole line
         lines: list[bytes] = []
         overlong = False
         start = 0

@@ -79,23 +79,22 @@ class Connection(asyncio.Protocol):
     def _line(self, line: bytes) -> None:
         """One line. Every message counts against the rate limit except an ``act`` the
         table accepts: the game itself paces those, and a fast bot table must not stall."""
-        if not line.strip():
-            return
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            if self._within_rate():
+            if line.strip() and self._within_rate():  # a blank line is ignored
                 self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
             return
         if not self.greeted:
             if self._within_rate():
                 self._before_hello(message)
             return
-        if not isinstance(message, Act) and not self._within_rate():
+        act = type(message) is Act
+        if not act and not self._within_rate():
             return
         try:
             refused = self.server.lobby.handle(self, message)
-            if refused and isinstance(message, Act):
+            if refused and act:
                 self._within_rate()
         except Exception:
             log.exception("request_failed", peer=self.address, type=type(message).__name__)

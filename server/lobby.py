@@ -123,7 +123,13 @@ class Lobby:
     def handle(self, peer: Peer, message: ClientMessage) -> bool:
         """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
-            self._dispatch(peer, message)
+            if type(message) is Act:  # the hot path
+                table = self.where.get(peer)
+                if table is None:
+                    raise RefusedError(Code.NOT_AT_TABLE, "you are not at a table")
+                table.act(peer, message.request, message.action)
+            else:
+                self._dispatch(peer, message)
         except RefusedError as exc:
             peer.send(Error(id=message.id, code=exc.code, message=exc.message))
             return True
@@ -131,8 +137,6 @@ class Lobby:
 
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
-            case Act(request=request, action=action):  # first: the hot path
-                self._table_of(peer).act(peer, request, action)
             case ListTables():
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
             case CreateTable():

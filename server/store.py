@@ -62,6 +62,10 @@ CREATE TABLE IF NOT EXISTS ratings (
 
 Batch = list[tuple[str, tuple[Any, ...]]]
 """Queued writes: SQL and its arguments, in order."""
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
+
+
 _MOVE = "INSERT INTO moves (rowid, game_id, seq, seat, action, timed_out) VALUES (?, ?, ?, ?, ?, ?)"
 
 
@@ -206,7 +210,7 @@ class Store:
     def save_table(self, table_id: str, number: int, name: str, options: dict[str, Any]) -> None:
         self._write(
             "INSERT OR REPLACE INTO tables (id, number, name, options, created) VALUES (?, ?, ?, ?, ?)",
-            (table_id, number, name, json.dumps(options), time.time()),
+            (table_id, number, name, _json(options), time.time()),
         )
 
     def save_seat(self, table_id: str, row: SeatRow) -> None:
@@ -232,7 +236,7 @@ class Store:
         self._write(
             "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started, first_move) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, table_id, number, seed, json.dumps(rules), json.dumps(players), int(rated), time.time(),
+            (game_id, table_id, number, seed, _json(rules), _json(players), int(rated), time.time(),
              self._next_move),
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
@@ -245,7 +249,7 @@ class Store:
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
         self._write(
-            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, msgspec.json.encode(result).decode())
+            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result))
         )
 
     def finish_game(
@@ -253,14 +257,14 @@ class Store:
         actions: list[tuple[int, str, bool]],
     ) -> None:
         self._write(
-            "UPDATE games SET finished = ?, outcome = ? WHERE id = ?", (time.time(), json.dumps(outcome), game_id)
+            "UPDATE games SET finished = ?, outcome = ? WHERE id = ?", (time.time(), _json(outcome), game_id)
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (games_played, table_id))
         self._seal(game_id, actions)
 
     def _seal(self, game_id: int, actions: list[tuple[int, str, bool]]) -> None:
         """Keep the game's actions in its row; drop the journal prefix no unsealed game needs."""
-        self._write("UPDATE games SET actions = ? WHERE id = ?", (json.dumps(actions), game_id))
+        self._write("UPDATE games SET actions = ? WHERE id = ?", (_json(actions), game_id))
         self._unsealed.pop(game_id, None)
         floor = min((first for _, first in self._unsealed.values()), default=self._next_move)
         if floor - self._pruned >= PRUNE_STEP:

@@ -79,6 +79,18 @@ def test_line_buffer_never_returns_a_line_over_its_limit(chunks: list[bytes], li
         assert all(len(line) + 1 <= limit and b"\n" not in line for line in lines)
 
 
+@given(chunks=st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\x00", b"\n")), max_size=30),
+       limit=st.integers(2, 16))
+def test_line_buffer_gives_the_lines_of_the_stream_however_it_is_cut(chunks: list[bytes], limit: int) -> None:
+    """Whatever the chunks, the lines are the stream's whole lines that fit the limit, in order."""
+    buffer = LineBuffer(limit=limit)
+    got: list[bytes] = []
+    for chunk in chunks:
+        got += buffer.feed(chunk)[0]
+    *whole, _rest = b"".join(chunks).split(b"\n")
+    assert got == [line for line in whole if len(line) + 1 <= limit]
+
+
 @given(st.binary(max_size=300))
 def test_decoding_any_bytes_gives_a_message_or_a_protocol_error(data: bytes) -> None:
     try:
