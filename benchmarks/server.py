@@ -68,7 +68,7 @@ class Tally:
 def _serve(kind: str) -> None:
     """Child process: run the server (or the echo) on a free loopback port, print the port."""
     from setback import logs
-    from setback.server.app import Server
+    from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
 
     logs.configure(level=logging.WARNING)
@@ -80,6 +80,7 @@ def _serve(kind: str) -> None:
                 ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
             )
             await server.start()
+            tune_gc()  # as `setback serve` does
             port = server.port
         else:
             listener = await asyncio.start_server(_echo, "127.0.0.1", 0, limit=MAX_SERVER_LINE_BYTES)

@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,8 @@ from typing import Any
 import msgspec
 
 SCHEMA_VERSION = 2
+CHECKPOINT_SECONDS = 0.5
+"""How often the server's checkpoint thread folds the WAL into the database file."""
 PRUNE_STEP = 1024
 """Journal rows no unsealed game needs are deleted in steps of at least this many."""
 
@@ -141,6 +144,8 @@ class Store:
         self._unsealed: dict[int, tuple[str, int]] = {}
         """Each game whose actions are still in the journal: its table and its first move."""
         self._pruned = 0
+        self._checkpointer: threading.Thread | None = None
+        self._closing = threading.Event()
         self._ratings = {
             str(player): (float(rating), int(games), int(wins))
             for player, rating, games, wins in self.db.execute("SELECT player, rating, games, wins FROM ratings")
@@ -201,8 +206,37 @@ class Store:
         """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
         self.write(self.take())
 
+    def start_checkpoints(self) -> None:
+        """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`.
+
+        SQLite would otherwise checkpoint inside a commit every thousand pages, stalling
+        the event loop for milliseconds (and every table with it); a passive checkpoint on
+        another connection runs beside the writer without blocking it.
+        """
+        if self.path == ":memory:" or self._checkpointer is not None:
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        other = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._closing.wait(CHECKPOINT_SECONDS):
+                try:
+                    other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    continue  # busy or briefly unwritable: the next round tries again, commits go on
+        finally:
+            other.close()
+
     def close(self) -> None:
         self.commit()
+        self._closing.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+            self._checkpointer = None
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self.db.close()
 
     # -- writes ---------------------------------------------------------------------------

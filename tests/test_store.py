@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from pathlib import Path
 
-from setback.server.store import PRUNE_STEP, SCHEMA_VERSION, Store
+from setback.server.store import CHECKPOINT_SECONDS, PRUNE_STEP, SCHEMA_VERSION, Store
 
 RULES = {"players": 2}
 Moves = list[tuple[int, str, bool]]
@@ -150,3 +151,23 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     else:
         raise AssertionError("a file from a newer setback was opened")
 
+
+
+def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> None:
+    """With SQLite's own checkpoints off, only the thread moves committed pages into the file."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    store.start_checkpoints()
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    before = db.stat().st_size
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    moves: Moves = []
+    _play(store, {game_id: moves}, random.Random(1), 3000)
+    deadline = time.monotonic() + 10 * CHECKPOINT_SECONDS
+    while db.stat().st_size <= before and time.monotonic() < deadline:
+        time.sleep(CHECKPOINT_SECONDS / 5)
+    assert db.stat().st_size > before
+    store.close()
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+    row = Store(db).game(game_id)
+    assert row is not None and row.actions == moves
