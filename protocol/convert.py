@@ -91,6 +91,15 @@ def outcome_to_wire(o: Outcome) -> WireOutcome:
     )
 
 
+def bid_to_wire(bid: Passed | BidMade) -> WireBid:
+    return WireBid(bid.seat, bid.amount if isinstance(bid, BidMade) else None)
+
+
+def trick_to_wire(trick: TrickWon) -> WireTrick:
+    plays = trick.plays
+    return WireTrick(trick.trick_number, plays[0].seat, [CARD_TEXT[p.card] for p in plays], trick.winner)
+
+
 class WireViews:
     """Every seat's wire view of one game, kept current from the game's events.
 
@@ -130,13 +139,11 @@ class WireViews:
             self.trick.append(SeatCard(event.seat, text))
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
-            plays = event.plays
-            self.tricks.append(WireTrick(event.trick_number, plays[0].seat, [CARD_TEXT[p.card] for p in plays],
-                                         event.winner))
+            self.tricks.append(trick_to_wire(event))
             self.trick = []
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, Passed | BidMade)
-            self.bids.append(WireBid(event.seat, event.amount if isinstance(event, BidMade) else None))
+            self.bids.append(bid_to_wire(event))
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = event.trump.letter
@@ -203,15 +210,12 @@ def view_to_wire(view: View) -> WireView:
         to_act=view.to_act,
         hand=[CARD_TEXT[c] for c in view.hand],
         hand_sizes=list(view.hand_sizes),
-        bids=[WireBid(b.seat, b.amount if isinstance(b, BidMade) else None) for b in view.bids],
+        bids=[bid_to_wire(b) for b in view.bids],
         pitcher=view.pitcher,
         bid=view.bid,
         trump=view.trump.letter if view.trump is not None else None,
         trick=[SeatCard(d.seat, CARD_TEXT[d.card]) for d in view.trick],
-        tricks=[
-            WireTrick(t.trick_number, t.plays[0].seat, [CARD_TEXT[p.card] for p in t.plays], t.winner)
-            for t in view.tricks
-        ],
+        tricks=[trick_to_wire(t) for t in view.tricks],
         scores=list(view.scores),
         last_result=result_to_wire(view.last_result) if view.last_result else None,
         legal=[ACTION_TEXT[a.code] for a in view.legal],

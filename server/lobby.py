@@ -124,10 +124,7 @@ class Lobby:
         """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
             if type(message) is Act:  # the hot path
-                table = self.where.get(peer)
-                if table is None:
-                    raise RefusedError(Code.NOT_AT_TABLE, "you are not at a table")
-                table.act(peer, message.request, message.action)
+                self._table_of(peer).act(peer, message.request, message.action)
             else:
                 self._dispatch(peer, message)
         except RefusedError as exc:

@@ -30,7 +30,14 @@ CHECKPOINT_SECONDS = 0.5
 PRUNE_STEP = 1024
 """Journal rows no unsealed game needs are deleted in steps of at least this many."""
 
-_SCHEMA = """
+_MOVES_TABLE = """
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+    timed_out INTEGER NOT NULL DEFAULT 0
+)"""
+"""The journal of actions, in rowid order (see the module docstring)."""
+
+_SCHEMA = _MOVES_TABLE + """;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
@@ -45,10 +52,6 @@ CREATE TABLE IF NOT EXISTS games (
     seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
     started REAL NOT NULL, finished REAL, outcome TEXT,
     first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
-    timed_out INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     game_id INTEGER NOT NULL, number INTEGER NOT NULL, result TEXT NOT NULL, PRIMARY KEY (game_id, number)
@@ -65,6 +68,8 @@ CREATE TABLE IF NOT EXISTS ratings (
 
 Batch = list[tuple[str, tuple[Any, ...]]]
 """Queued writes: SQL and its arguments, in order."""
+
+
 def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
 
@@ -165,10 +170,7 @@ class Store:
                 self.db.execute("BEGIN")
                 self.db.execute("ALTER TABLE games ADD COLUMN first_move INTEGER NOT NULL DEFAULT 0")
                 self.db.execute("ALTER TABLE games ADD COLUMN actions TEXT")
-                self.db.execute(
-                    "CREATE TABLE moves (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, "
-                    "action TEXT NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0)"
-                )
+                self.db.execute(_MOVES_TABLE)
                 self.db.execute(
                     "UPDATE games SET actions = (SELECT json_group_array(json_array(seat, action, timed_out)) "
                     "FROM (SELECT seat, action, timed_out FROM actions WHERE game_id = games.id ORDER BY seq)) "
@@ -277,14 +279,12 @@ class Store:
         return game_id
 
     def add_action(self, game_id: int, seq: int, seat: int, action: str, timed_out: bool) -> None:
-        self._queue.append((_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out))))
+        self._write(_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out)))
         self._next_move += 1
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
-        self._write(
-            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result))
-        )
+        self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result)))
 
     def finish_game(
         self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any],
@@ -318,7 +318,8 @@ class Store:
     # -- reads ------------------------------------------------------------------------------
 
     def open_tables(self) -> list[TableRow]:
-        """Every table not closed, with its seats and its unfinished game."""
+        """Every table not closed, with its seats and its unfinished game (whose journal rows
+        the store keeps from now on, until the game is sealed)."""
         self.commit()
         rows = []
         for table_id, number, name, options, games_played in self.db.execute(

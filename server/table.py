@@ -378,7 +378,7 @@ class Table:
         """Send the new events, then ask the next seat to act (or finish the game)."""
         game = self.game
         assert game is not None
-        listeners = self._listeners()
+        listeners = [(p, s) for p, s in self._recipients() if p.events]
         views = self._views
         assert views is not None
         for event in game.events_since(self._sent):
@@ -483,15 +483,6 @@ class Table:
             self._think(seat, pending)
 
     # -- sending --------------------------------------------------------------------------------
-
-    def _listeners(self) -> list[tuple[Peer, int | None]]:
-        """The recipients who asked for the event stream."""
-        listening: list[tuple[Peer, int | None]] = [
-            (s.peer, s.index) for s in self.seats if s.peer is not None and s.peer.events
-        ]
-        if self.spectators:
-            listening += [(p, None) for p in self.spectators if p.events]
-        return listening
 
     def _recipients(self) -> list[tuple[Peer, int | None]]:
         seated = [(s.peer, s.index) for s in self.seats if s.peer is not None]
