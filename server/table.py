@@ -75,6 +75,9 @@ class Table:
     _sent: int = 0
     _views: WireViews | None = None
     """Every seat's wire view of the game, fed with each of its events."""
+    _audience: list[tuple[Peer, int | None]] | None = None
+    """Who hears the table (see :meth:`_recipients`), until :meth:`_changed` forgets it."""
+    _listening: list[tuple[Peer, int | None]] | None = None
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(self.options.rules.players)]
@@ -147,7 +150,7 @@ class Table:
         """A seat was just taken: its rating, the record, the lobby told."""
         seat.rating = self._rating(seat)
         self._save_seat(seat)
-        self.on_change(self)
+        self._changed()
         return seat
 
     def _free_seat(self, seat: int | None) -> Seat:
@@ -173,7 +176,7 @@ class Table:
             seat.seat_bot(None)
             seat.timeouts = 0
             log.info("seat_taken_back", table=self.id, seat=seat.index)
-        self.on_change(self)
+        self._changed()
 
     def leave(self, peer: Peer) -> None:
         """The peer leaves its seat (a stand-in bot finishes a game in play) or stops watching."""
@@ -187,7 +190,7 @@ class Table:
                 self._stand_in(seat, "left")
             else:
                 self._empty(seat)
-        self.on_change(self)
+        self._changed()
 
     def _empty(self, seat: Seat) -> None:
         if seat.grace is not None:
@@ -207,7 +210,7 @@ class Table:
         self.visited = True
         self.spectators.add(peer)
         self.send_snapshot(peer, None)
-        self.on_change(self)
+        self._changed()
 
     # -- dropped connections and reconnection ---------------------------------------------
 
@@ -216,13 +219,13 @@ class Table:
         self.spectators.discard(peer)
         seat = self.seat_of(peer)
         if seat is None:
-            self.on_change(self)
+            self._changed()
             return
         seat.peer = None
         loop = asyncio.get_running_loop()
         seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash)
         log.info("seat_dropped", table=self.id, seat=seat.index, name=seat.name)
-        self.on_change(self)
+        self._changed()
 
     def _grace_over(self, index: int, held_by: str | None) -> None:
         seat = self.seats[index]
@@ -233,7 +236,7 @@ class Table:
             self._guard(self._stand_in, seat, "away")
         else:
             self._empty(seat)
-        self.on_change(self)
+        self._changed()
 
     def reclaim(self, peer: Peer, token: str) -> Seat | None:
         """Give ``peer`` back the seat held for ``token`` (then call :meth:`resume`)."""
@@ -250,7 +253,7 @@ class Table:
         if seat.kind != "builtin":
             seat.seat_bot(None)
             seat.timeouts = 0
-        self.on_change(self)
+        self._changed()
         return seat
 
     def resume(self, peer: Peer, seat: Seat) -> None:
@@ -286,7 +289,7 @@ class Table:
         )
         self._broadcast(started)
         log.info("game_started", table=self.id, game=self.games_played, players=names)
-        self.on_change(self)
+        self._changed()
         self._advance()
 
     def restore(self, row: TableRow) -> None:
@@ -378,7 +381,7 @@ class Table:
         """Send the new events, then ask the next seat to act (or finish the game)."""
         game = self.game
         assert game is not None
-        listeners = [(p, s) for p, s in self._recipients() if p.events]
+        listeners = self._listeners()
         views = self._views
         assert views is not None
         for event in game.events_since(self._sent):
@@ -401,7 +404,7 @@ class Table:
             for seat in self.seats:
                 if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
                     self._empty(seat)
-            self.on_change(self)
+            self._changed()
             return
         to_act = game.to_act
         assert to_act is not None
@@ -475,7 +478,7 @@ class Table:
         """A built-in bot plays the seat until its player comes back (or the game ends)."""
         seat.seat_bot(builtin_bot(STAND_IN, seat.index))
         log.info("stand_in", table=self.id, seat=seat.index, why=why)
-        self.on_change(self)
+        self._changed()
         pending = self.pending
         if think and pending is not None and pending.seat == seat.index:
             if pending.timer is not None:
@@ -484,9 +487,23 @@ class Table:
 
     # -- sending --------------------------------------------------------------------------------
 
+    def _changed(self) -> None:
+        """Seats, players or spectators may have changed: forget who hears the table, tell the lobby."""
+        self._audience = self._listening = None
+        self.on_change(self)
+
     def _recipients(self) -> list[tuple[Peer, int | None]]:
-        seated = [(s.peer, s.index) for s in self.seats if s.peer is not None]
-        return [*seated, *((p, None) for p in self.spectators)]
+        """Each connected player with its seat, then each spectator with None."""
+        if self._audience is None:
+            seated = [(s.peer, s.index) for s in self.seats if s.peer is not None]
+            self._audience = [*seated, *((p, None) for p in self.spectators)]
+        return self._audience
+
+    def _listeners(self) -> list[tuple[Peer, int | None]]:
+        """The recipients that asked for the event stream."""
+        if self._listening is None:
+            self._listening = [(p, s) for p, s in self._recipients() if p.events]
+        return self._listening
 
     def _broadcast(self, message: ServerMessage) -> None:
         line = encode(message)
@@ -538,4 +555,4 @@ class Table:
         self.broken = True
         self._clear_pending()
         self._broadcast(Error(code=Code.INTERNAL, message=f"table {self.id} failed and was stopped"))
-        self.on_change(self)
+        self._changed()
