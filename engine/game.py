@@ -8,6 +8,7 @@ from setback.engine.actions import ACTIONS, Action
 from setback.engine.cards import CARDS, Card, Suit, cards_of, mask_of
 from setback.engine.events import (
     BidMade,
+    CardPlayed,
     Draw,
     Event,
     HandDealt,
@@ -106,6 +107,8 @@ class Game:
         self._bids: list[Passed | BidMade] = []
         self._tricks: list[TrickWon] = []
         self._last_result: HandResult | None = None
+        self._legal: tuple[int, tuple[int, ...]] = (-1, ())
+        """The legal codes, with the number of actions they were found after."""
         self._note(0)
 
     @classmethod
@@ -159,14 +162,18 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """What the seat to act may do, ascending by code; empty once the game is over."""
-        return tuple(ACTIONS[code] for code in self._state.legal_actions())
+        return tuple(ACTIONS[code] for code in self.legal_codes())
 
     def legal_codes(self) -> tuple[int, ...]:
-        """The codes of :meth:`legal_actions`, without building the actions."""
-        return self._state.legal_actions()
+        """The codes of :meth:`legal_actions`, without building the actions (found once a turn)."""
+        done, codes = self._legal
+        if done != len(self._actions):
+            codes = self._state.legal_actions()
+            self._legal = (len(self._actions), codes)
+        return codes
 
     def is_legal(self, action: Action) -> bool:
-        return action.code in self._state.legal_actions()
+        return action.code in self.legal_codes()
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Apply ``action`` for the seat to act (checked to be ``seat`` when given).
@@ -180,7 +187,7 @@ class Game:
             raise NotYourTurnError(f"the game is over; {action} is not taken")
         if seat is not None and seat != state.to_act:
             raise NotYourTurnError(f"seat {seat} cannot {action}: it is seat {state.to_act}'s turn")
-        if action.code not in state.legal_actions():
+        if action.code not in self.legal_codes():
             raise IllegalActionError(
                 f"{action} is not legal for seat {state.to_act} in phase {state.phase.value}; "
                 f"legal: {', '.join(str(a) for a in self.legal_actions())}"
@@ -202,6 +209,8 @@ class Game:
     def _note(self, start: int) -> None:
         """Keep the current hand's bids and tricks, and the last result, for views."""
         for event in self._log[start:]:
+            if type(event) is CardPlayed:  # most events, and nothing to keep
+                continue
             if isinstance(event, Passed | BidMade):
                 self._bids.append(event)
             elif isinstance(event, TrickWon):

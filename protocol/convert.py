@@ -107,6 +107,9 @@ class WireViews:
     engine's view first: the server's decision path. Feed :meth:`note` every event of
     the game, in order and unredacted, from the first (of a game dealt from its seed:
     the scores start at zero).
+
+    Its lists are never changed in place, only replaced, so the views it hands out share
+    them: a view stays as it was made, and must not be changed by whoever holds it.
     """
 
     __slots__ = (
@@ -135,15 +138,15 @@ class WireViews:
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed)
             text = CARD_TEXT[event.card]
-            self.hands[event.seat].remove(text)
-            self.trick.append(SeatCard(event.seat, text))
+            self.hands[event.seat] = [c for c in self.hands[event.seat] if c != text]
+            self.trick = [*self.trick, SeatCard(event.seat, text)]
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
-            self.tricks.append(trick_to_wire(event))
+            self.tricks = [*self.tricks, trick_to_wire(event)]
             self.trick = []
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, Passed | BidMade)
-            self.bids.append(bid_to_wire(event))
+            self.bids = [*self.bids, bid_to_wire(event)]
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = event.trump.letter
@@ -184,15 +187,15 @@ class WireViews:
             hand_number=self.hand_number,
             dealer=self.dealer,
             to_act=to_act,
-            hand=list(hands[seat]) if seat is not None else [],
+            hand=hands[seat] if seat is not None else [],
             hand_sizes=[len(h) for h in hands],
-            bids=list(self.bids),
+            bids=self.bids,
             pitcher=self.pitcher,
             bid=self.bid,
             trump=self.trump,
-            trick=list(self.trick),
-            tricks=list(self.tricks),
-            scores=list(self.scores),
+            trick=self.trick,
+            tricks=self.tricks,
+            scores=self.scores,
             last_result=self.last_result,
             legal=[ACTION_TEXT[c] for c in legal] if seat is not None and seat == to_act else [],
             outcome=self.outcome,
