@@ -29,6 +29,8 @@ class ServerConfig:
     idle_timeout: float = 60.0
     heartbeat: float = 20.0
     reconnect_grace: float = 120.0
+    bot_table_pause: float = 5.0
+    """A watched table of built-in bots only deals its next game this long after the last."""
     max_write_buffer: int = 4 * 1024 * 1024
     """Bytes queued for a peer that does not read, after which it is dropped as dead."""
     max_chat_chars: int = 500

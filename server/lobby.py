@@ -198,7 +198,8 @@ class Lobby:
         name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
         options = TableOptions(
             name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
-            reconnect_grace=self.config.reconnect_grace, rated=message.rated,
+            reconnect_grace=self.config.reconnect_grace, bot_table_pause=self.config.bot_table_pause,
+            rated=message.rated,
             invite=secrets.token_urlsafe(6) if message.private else None,
         )
         table = self._table_for(table_id, options)
@@ -225,7 +226,8 @@ class Lobby:
         """Bring back every open table from the store, unfinished games where they stood."""
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
-            options = options_from_saved(row.name, row.options, self.config.reconnect_grace)
+            config = self.config
+            options = options_from_saved(row.name, row.options, config.reconnect_grace, config.bot_table_pause)
             table = self._table_for(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)

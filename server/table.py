@@ -78,6 +78,8 @@ class Table:
     _audience: list[tuple[Peer, int | None]] | None = None
     """Who hears the table (see :meth:`_recipients`), until :meth:`_changed` forgets it."""
     _listening: list[tuple[Peer, int | None]] | None = None
+    _rematch: asyncio.TimerHandle | None = None
+    """The next game of a watched table of built-in bots only (nobody there says ready)."""
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(self.options.rules.players)]
@@ -393,18 +395,7 @@ class Table:
                 self._send_event(event, listeners)
         self._sent = game.event_count
         if game.is_over:
-            assert game.outcome is not None and self.game_id is not None
-            self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
-            self.games_played += 1
-            self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome), self.record)
-            self.on_game_over(self, game)
-            for seat in self.seats:
-                seat.rating = self._rating(seat)
-            log.info("game_over", table=self.id, outcome=str(game.outcome))
-            for seat in self.seats:
-                if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
-                    self._empty(seat)
-            self._changed()
+            self._game_over(game)
             return
         to_act = game.to_act
         assert to_act is not None
@@ -424,6 +415,32 @@ class Table:
             pending.deadline = loop.time() + limit
             pending.timer = loop.call_at(pending.deadline, self._guard, self._timed_out, pending.request)
         self._send_decide(seat, pending)
+
+    def _game_over(self, game: Game) -> None:
+        """Tell everyone, record the game, rate it, free the seats of players who left."""
+        assert game.outcome is not None and self.game_id is not None
+        self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
+        self.games_played += 1
+        self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome), self.record)
+        self.on_game_over(self, game)
+        for seat in self.seats:
+            seat.rating = self._rating(seat)
+        log.info("game_over", table=self.id, outcome=str(game.outcome))
+        for seat in self.seats:
+            if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
+                self._empty(seat)
+        self._changed()
+        if self._only_bots_watched():
+            self._rematch = asyncio.get_running_loop().call_later(self.options.bot_table_pause, self._play_on)
+
+    def _only_bots_watched(self) -> bool:
+        return bool(self.spectators) and all(s.kind == "builtin" for s in self.seats)
+
+    def _play_on(self) -> None:
+        """A table of built-in bots only deals again while someone still watches it."""
+        self._rematch = None
+        if self._only_bots_watched():
+            self.start_if_ready()
 
     def _send_decide(self, seat: Seat, pending: Pending) -> None:
         if seat.peer is None or self.game is None:
@@ -547,6 +564,8 @@ class Table:
     def close(self) -> None:
         """The table is gone: stop its clock and let its bots' threads end."""
         self._clear_pending()
+        if self._rematch is not None:
+            self._rematch.cancel()
         for seat in self.seats:
             seat.seat_bot(None)
 

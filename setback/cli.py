@@ -120,7 +120,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db=None if db == ":memory:" else db,
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
-        tls_cert=args.tls_cert, tls_key=args.tls_key,
+        bot_table_pause=args.bot_table_pause, tls_cert=args.tls_cert, tls_key=args.tls_key,
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ValueError("--tls-cert and --tls-key go together")
@@ -283,6 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--password", help="clients must give this password in their hello")
     serve.add_argument("--max-connections", type=int, default=4096, help="connections held at most")
     serve.add_argument("--reconnect-grace", type=float, default=120.0, help="seconds a dropped seat is kept")
+    serve.add_argument(
+        "--bot-table-pause", type=float, default=5.0,
+        help="seconds between games at a watched table of built-in bots only (default 5)",
+    )
     serve.add_argument("--tls-cert", metavar="PEM", help="certificate chain: serve TLS only (with --tls-key)")
     serve.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")
     serve.add_argument(

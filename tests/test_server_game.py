@@ -74,3 +74,20 @@ async def test_each_seat_sees_only_its_own_cards_and_spectators_none() -> None:
                 assert message["view"]["hand"] == []
         for client in [*clients, watcher]:
             await client.close()
+
+
+async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatched() -> None:
+    async with running_server(bot_table_pause=0.05) as server:
+        watcher = await RawClient.connect(server.port)
+        await watcher.hello("watcher", kind="human")
+        await watcher.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3)
+        table_id = (await watcher.expect("table", id=1))["table"]["table"]
+        await watcher.send(type="spectate", id=2, table=table_id)
+        await watcher.expect("spectating", id=2)
+        await watcher.expect("game_over", timeout=30, game=0)
+        await watcher.expect("game_started", timeout=10, game=1)  # nobody said ready: the bots play on
+        await watcher.send(type="leave", id=3)
+        await watcher.expect("left", id=3)
+        await watcher.expect("table_closed", timeout=30, table=table_id)  # unwatched, it closes after its game
+        assert table_id not in server.lobby.tables
+        await watcher.close()
