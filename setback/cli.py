@@ -124,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ValueError("--tls-cert and --tls-key go together")
+    if args.max_connections < 1 or args.reconnect_grace < 0 or args.bot_table_pause < 0:
+        raise ValueError("--max-connections is at least 1; --reconnect-grace and --bot-table-pause at least 0")
     run(config, advertise=not args.no_advertise)
     return 0
 

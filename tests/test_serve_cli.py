@@ -10,7 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from wire import RawClient, play_until_over
+
+from setback.cli import main
 
 
 def free_port() -> int:
@@ -57,3 +60,12 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
             logs = process.stderr.read().decode()
     assert '"event": "listening"' in logs and '"event": "stopped"' in logs
     assert db.exists()
+
+
+def test_serve_refuses_settings_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative pause or grace, or no connections at all, is a typing error: status 2, one line."""
+    for flags in (["--bot-table-pause", "-1"], ["--reconnect-grace", "-5"], ["--max-connections", "0"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", "--db", ":memory:", "--no-advertise", *flags])
+        assert exit_.value.code == 2
+        assert "at least" in capsys.readouterr().err
