@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from setback.engine import (
     ACTIONS,
     CARDS,
@@ -98,108 +96,6 @@ def bid_to_wire(bid: Passed | BidMade) -> WireBid:
 def trick_to_wire(trick: TrickWon) -> WireTrick:
     plays = trick.plays
     return WireTrick(trick.trick_number, plays[0].seat, [CARD_TEXT[p.card] for p in plays], trick.winner)
-
-
-class WireViews:
-    """Every seat's wire view of one game, kept current from the game's events.
-
-    ``view(seat, ...)`` equals ``view_to_wire(game.view(seat))`` without building the
-    engine's view first: the server's decision path. Feed :meth:`note` every event of
-    the game, in order and unredacted, from the first (of a game dealt from its seed:
-    the scores start at zero).
-
-    Its lists are never changed in place, only replaced, so the views it hands out share
-    them: a view stays as it was made, and must not be changed by whoever holds it.
-    """
-
-    __slots__ = (
-        "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome", "phase", "pitcher", "rules",
-        "scores", "trick", "tricks", "trump",
-    )
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules_to_wire(rules)
-        self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
-        self.hand_number = 0
-        self.dealer = 0
-        self.hands: list[list[str]] = [[] for _ in range(rules.players)]
-        self.bids: list[WireBid] = []
-        self.pitcher: int | None = None
-        self.bid: int | None = None
-        self.trump: str | None = None
-        self.trick: list[SeatCard] = []
-        self.tricks: list[WireTrick] = []
-        self.scores = [0] * rules.sides
-        self.last_result: WireHandResult | None = None
-        self.outcome: WireOutcome | None = None
-
-    def note(self, event: Event) -> None:
-        kind = type(event)
-        if kind is CardPlayed:
-            assert isinstance(event, CardPlayed)
-            text = CARD_TEXT[event.card]
-            self.hands[event.seat] = [c for c in self.hands[event.seat] if c != text]
-            self.trick = [*self.trick, SeatCard(event.seat, text)]
-        elif kind is TrickWon:
-            assert isinstance(event, TrickWon)
-            self.tricks = [*self.tricks, trick_to_wire(event)]
-            self.trick = []
-        elif kind is Passed or kind is BidMade:
-            assert isinstance(event, Passed | BidMade)
-            self.bids = [*self.bids, bid_to_wire(event)]
-        elif kind is TrumpPitched:
-            assert isinstance(event, TrumpPitched)
-            self.trump = event.trump.letter
-        elif kind is PitcherChosen:
-            assert isinstance(event, PitcherChosen)
-            self.phase = "playing"
-            self.pitcher = event.pitcher
-            self.bid = event.bid
-        elif kind is HandDealt:
-            assert isinstance(event, HandDealt)
-            self.phase = "bidding"
-            self.hand_number = event.hand_number
-            self.dealer = event.dealer
-            self.hands = [[CARD_TEXT[c] for c in cards] for cards in event.hands]
-            self.bids = []
-            self.pitcher = self.bid = self.trump = None
-            self.trick = []
-            self.tricks = []
-        elif kind is HandScored:
-            assert isinstance(event, HandScored)
-            self.last_result = result_to_wire(event.result)
-            self.scores = list(event.result.scores)
-        elif kind is GameWon:
-            assert isinstance(event, GameWon)
-            self.phase = "game_over"
-            self.outcome = outcome_to_wire(event.outcome)
-        elif kind is DealerChosen:
-            assert isinstance(event, DealerChosen)
-            self.dealer = event.dealer
-
-    def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
-        """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
-        hands = self.hands
-        return WireView(
-            seat=seat,
-            rules=self.rules,
-            phase=self.phase,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            to_act=to_act,
-            hand=hands[seat] if seat is not None else [],
-            hand_sizes=[len(h) for h in hands],
-            bids=self.bids,
-            pitcher=self.pitcher,
-            bid=self.bid,
-            trump=self.trump,
-            trick=self.trick,
-            tricks=self.tricks,
-            scores=self.scores,
-            last_result=self.last_result,
-            legal=[ACTION_TEXT[c] for c in legal] if seat is not None and seat == to_act else [],
-            outcome=self.outcome,
-        )
 
 
 def view_to_wire(view: View) -> WireView:

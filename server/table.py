@@ -21,15 +21,8 @@ import structlog
 from setback.bots import BUILTIN
 from setback.engine import Action, Event, Game, HandDealt, HandScored, parse_action, plain
 from setback.protocol import Code, encode
-from setback.protocol.convert import (
-    ACTION_TEXT,
-    WireViews,
-    event_to_wire,
-    outcome_to_wire,
-    rules_to_wire,
-)
+from setback.protocol.convert import ACTION_TEXT, event_to_wire, outcome_to_wire, rules_to_wire
 from setback.protocol.messages import (
-    Decide,
     DecisionClock,
     Error,
     EventMessage,
@@ -42,6 +35,7 @@ from setback.protocol.messages import (
     TurnEvent,
     WireEvent,
 )
+from setback.protocol.views import WireViews
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
 from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOptions, builtin_bot
@@ -450,9 +444,9 @@ class Table:
         if pending.deadline is not None:
             remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
         assert self._views is not None
-        view = self._views.view(seat.index, seat.index, self.game.legal_codes())
         clock = DecisionClock(limit_ms=None if limit is None else round(limit * 1000), remaining_ms=remaining)
-        seat.peer.send(Decide(table=self.id, request=pending.request, seat=seat.index, view=view, clock=clock))
+        legal = self.game.legal_codes()
+        seat.peer.send_line(self._views.decide_line(self.id, pending.request, seat.index, legal, clock))
 
     def _think(self, seat: Seat, pending: Pending) -> None:
         """A built-in bot decides (its own thread or task, under :data:`BUILTIN_LIMITS`); its

@@ -17,7 +17,10 @@ from setback.bots import Bot, HeuristicBot
 from setback.bots.remote import Seating, play_remote
 from setback.client.link import Address, ServerLink
 from setback.engine import Action, Game, Rules, View
-from setback.protocol.convert import WireViews, view_from_wire, view_to_wire
+from setback.protocol import decode_server
+from setback.protocol.convert import view_from_wire, view_to_wire
+from setback.protocol.messages import Decide, DecisionClock
+from setback.protocol.views import WireViews
 
 
 @settings(max_examples=60, deadline=None)
@@ -31,7 +34,8 @@ def test_views_survive_the_wire(
     target: int, hand_limit: int | None,
 ) -> None:
     """view_from_wire(view_to_wire(v)) == v for every seat and spectators, and the server's
-    event-fed :class:`WireViews` give exactly view_to_wire's view after every action."""
+    event-fed :class:`WireViews` give exactly view_to_wire's view after every action, and
+    the same in their decision lines."""
     if teams is not None and (players % teams or players // teams < 2):
         teams = None
     rules = Rules(
@@ -44,10 +48,18 @@ def test_views_survive_the_wire(
         views.note(event)
     rng = random.Random(seed)
 
+    clock = DecisionClock(limit_ms=1000, remaining_ms=rng.randrange(1000))
+
     def same_everywhere() -> None:
         for seat in [None, *range(players)]:
             view = game.view(seat)
             assert views.view(seat, game.to_act, game.legal_codes()) == view_to_wire(view)
+        if game.to_act is not None:
+            seat = game.to_act
+            line = views.decide_line("t1", 7, seat, game.legal_codes(), clock)
+            expected = Decide(table="t1", request=7, seat=seat, view=view_to_wire(game.view(seat)), clock=clock)
+            assert line.endswith(b"\n") and line.count(b"\n") == 1
+            assert decode_server(line) == expected
 
     same_everywhere()
     for _ in range(steps):

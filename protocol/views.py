@@ -1,0 +1,190 @@
+"""The server's wire views of a game, kept current from its events, and its decision lines."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from setback.engine import (
+    BidMade,
+    CardPlayed,
+    DealerChosen,
+    Event,
+    GameWon,
+    HandDealt,
+    HandScored,
+    Passed,
+    PitcherChosen,
+    Rules,
+    TrickWon,
+    TrumpPitched,
+)
+from setback.protocol.convert import (
+    ACTION_TEXT,
+    CARD_TEXT,
+    bid_to_wire,
+    outcome_to_wire,
+    result_to_wire,
+    rules_to_wire,
+    trick_to_wire,
+)
+from setback.protocol.messages import (
+    Decide,
+    DecisionClock,
+    SeatCard,
+    WireBid,
+    WireHandResult,
+    WireOutcome,
+    WireTrick,
+    WireView,
+)
+
+KEPT_ENCODED = ("rules", "bids", "tricks", "scores", "last_result", "outcome")
+"""View fields that change a few times a hand at most: a decision line reuses their JSON."""
+
+_encoder = msgspec.json.Encoder()
+
+
+def _encoded_form(struct: type[msgspec.Struct], swap: dict[str, Any]) -> Any:
+    """A type that encodes just as ``struct`` does, whose fields named in ``swap`` take the
+    type given there instead (``msgspec.Raw``: JSON encoded beforehand). Made from
+    ``struct`` itself, so the two cannot drift apart; built positionally, in the order of
+    ``struct``'s fields (with 18 fields, keywords cost more than the encoding)."""
+    config = struct.__struct_config__
+    fields = [(f.name, swap.get(f.name, f.type)) for f in msgspec.structs.fields(struct)]
+    return msgspec.defstruct(f"Encoded{struct.__name__}", fields, tag=config.tag, tag_field=config.tag_field, gc=False)
+
+
+_EncodedView = _encoded_form(WireView, dict.fromkeys(KEPT_ENCODED, msgspec.Raw))
+_EncodedDecide = _encoded_form(Decide, {"view": _EncodedView})
+
+
+class WireViews:
+    """Every seat's wire view of one game, kept current from the game's events.
+
+    ``view(seat, ...)`` equals ``view_to_wire(game.view(seat))`` without building the
+    engine's view first: the server's decision path. Feed :meth:`note` every event of
+    the game, in order and unredacted, from the first (of a game dealt from its seed:
+    the scores start at zero).
+
+    Its lists are never changed in place, only replaced, so the views it hands out share
+    them: a view stays as it was made, and must not be changed by whoever holds it.
+    :meth:`decide_line` is the server's hot path: the same line as encoding a ``Decide``
+    with :meth:`view`, with the fields that change a few times a hand kept encoded.
+    """
+
+    __slots__ = (
+        "_encoded", "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome", "phase", "pitcher",
+        "rules", "scores", "trick", "tricks", "trump",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules_to_wire(rules)
+        self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
+        self.hand_number = 0
+        self.dealer = 0
+        self.hands: list[list[str]] = [[] for _ in range(rules.players)]
+        self.bids: list[WireBid] = []
+        self.pitcher: int | None = None
+        self.bid: int | None = None
+        self.trump: str | None = None
+        self.trick: list[SeatCard] = []
+        self.tricks: list[WireTrick] = []
+        self.scores = [0] * rules.sides
+        self.last_result: WireHandResult | None = None
+        self.outcome: WireOutcome | None = None
+        self._encoded: dict[str, msgspec.Raw] = {}
+        """The :data:`KEPT_ENCODED` fields as JSON, each until it next changes."""
+
+    def note(self, event: Event) -> None:
+        kind = type(event)
+        if kind is CardPlayed:
+            assert isinstance(event, CardPlayed)
+            text = CARD_TEXT[event.card]
+            self.hands[event.seat] = [c for c in self.hands[event.seat] if c != text]
+            self.trick = [*self.trick, SeatCard(event.seat, text)]
+        elif kind is TrickWon:
+            assert isinstance(event, TrickWon)
+            self.tricks = [*self.tricks, trick_to_wire(event)]
+            self.trick = []
+            self._encoded.pop("tricks", None)
+        elif kind is Passed or kind is BidMade:
+            assert isinstance(event, Passed | BidMade)
+            self.bids = [*self.bids, bid_to_wire(event)]
+            self._encoded.pop("bids", None)
+        elif kind is TrumpPitched:
+            assert isinstance(event, TrumpPitched)
+            self.trump = event.trump.letter
+        elif kind is PitcherChosen:
+            assert isinstance(event, PitcherChosen)
+            self.phase = "playing"
+            self.pitcher = event.pitcher
+            self.bid = event.bid
+        elif kind is HandDealt:
+            assert isinstance(event, HandDealt)
+            self.phase = "bidding"
+            self.hand_number = event.hand_number
+            self.dealer = event.dealer
+            self.hands = [[CARD_TEXT[c] for c in cards] for cards in event.hands]
+            self.bids = []
+            self.pitcher = self.bid = self.trump = None
+            self.trick = []
+            self.tricks = []
+            self._encoded.pop("bids", None)
+            self._encoded.pop("tricks", None)
+        elif kind is HandScored:
+            assert isinstance(event, HandScored)
+            self.last_result = result_to_wire(event.result)
+            self.scores = list(event.result.scores)
+            self._encoded.pop("last_result", None)
+            self._encoded.pop("scores", None)
+        elif kind is GameWon:
+            assert isinstance(event, GameWon)
+            self.phase = "game_over"
+            self.outcome = outcome_to_wire(event.outcome)
+            self._encoded.pop("outcome", None)
+        elif kind is DealerChosen:
+            assert isinstance(event, DealerChosen)
+            self.dealer = event.dealer
+
+    def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
+        """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
+        hands = self.hands
+        return WireView(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            to_act=to_act,
+            hand=hands[seat] if seat is not None else [],
+            hand_sizes=[len(h) for h in hands],
+            bids=self.bids,
+            pitcher=self.pitcher,
+            bid=self.bid,
+            trump=self.trump,
+            trick=self.trick,
+            tricks=self.tricks,
+            scores=self.scores,
+            last_result=self.last_result,
+            legal=[ACTION_TEXT[c] for c in legal] if seat is not None and seat == to_act else [],
+            outcome=self.outcome,
+        )
+
+    def decide_line(self, table: str, request: int, seat: int, legal: tuple[int, ...], clock: DecisionClock) -> bytes:
+        """The ``decide`` line asking ``seat`` (the seat to act) for one of the ``legal`` codes:
+        ``encode(Decide(table=..., view=self.view(seat, seat, legal), ...))``, a little faster."""
+        encoded = self._encoded
+        if len(encoded) < len(KEPT_ENCODED):
+            for name in KEPT_ENCODED:
+                if name not in encoded:
+                    encoded[name] = msgspec.Raw(_encoder.encode(getattr(self, name)))
+        hands = self.hands
+        view = _EncodedView(  # WireView's fields, in its order (tests/test_remote_bots.py checks every field)
+            seat, encoded["rules"], self.phase, self.hand_number, self.dealer, seat, hands[seat],
+            [len(h) for h in hands], encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
+            encoded["tricks"], encoded["scores"], encoded["last_result"], [ACTION_TEXT[c] for c in legal],
+            encoded["outcome"],
+        )
+        return _encoder.encode_lines((_EncodedDecide(table, request, seat, view, clock),))
