@@ -64,6 +64,8 @@ class Lobby:
     tables: dict[str, Table] = field(default_factory=dict)
     peers: set[Peer] = field(default_factory=set)
     where: dict[Peer, Table] = field(default_factory=dict)
+    browsing: set[Peer] = field(default_factory=set)
+    """The greeted peers at no table: each table's updates reach them."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -90,6 +92,7 @@ class Lobby:
         held = hello.token is not None and any(t.holds(hello.token) for t in self.tables.values())
         peer.token = hello.token if held and hello.token else secrets.token_urlsafe(18)
         self.peers.add(peer)
+        self.browsing.add(peer)
         return Welcome(
             id=hello.id, version=PROTOCOL_VERSION, server=self.config.name, player=name, token=peer.token,
             limits=self.config.limits(), capabilities=CAPABILITIES, bots=sorted(BUILTIN),
@@ -103,7 +106,7 @@ class Lobby:
             for table in self.tables.values():
                 seat = table.reclaim(peer, token)
                 if seat is not None:
-                    self.where[peer] = table
+                    self._place(peer, table)
                     peer.send(Joined(table=table.id, seat=seat.index, token=token))
                     table.resume(peer, seat)
                     log.info("reconnected", table=table.id, seat=seat.index, name=peer.name)
@@ -113,6 +116,7 @@ class Lobby:
     def drop(self, peer: Peer) -> None:
         """The peer's connection is gone."""
         self.peers.discard(peer)
+        self.browsing.discard(peer)
         table = self.where.pop(peer, None)
         if table is not None:
             table.drop(peer)
@@ -146,19 +150,20 @@ class Lobby:
             case Join(table=table_id, seat=seat, ready=ready, invite=invite):
                 table = self._vacant_peer(peer, table_id, invite)
                 taken = table.join(peer, seat, ready)
-                self.where[peer] = table
+                self._place(peer, table)
                 peer.send(Joined(id=message.id, table=table.id, seat=taken.index, token=peer.token))
                 table.send_snapshot(peer, taken.index)
                 table.start_if_ready()
             case Spectate(table=table_id, invite=invite):
                 table = self._vacant_peer(peer, table_id, invite)
-                self.where[peer] = table
+                self._place(peer, table)
                 peer.send(Spectating(id=message.id, table=table.id))
                 table.spectate(peer)
             case Leave():
                 table = self._table_of(peer)
-                table.leave(peer)
                 del self.where[peer]
+                self.browsing.add(peer)  # first, so that it hears of the seat it leaves
+                table.leave(peer)
                 peer.send(Left(id=message.id, table=table.id))
                 self._tidy(table)
             case AddBot(table=table_id, bot=bot, seat=seat):
@@ -281,9 +286,15 @@ class Lobby:
             self._tidy(table)
             return
         line = encode(TableUpdate(table=table.info()))
-        for peer in self.peers:
-            if self.where.get(peer, table) is table:
+        for peer in self.browsing:
+            peer.send_line(line)
+        for peer in table.audience():
+            if peer not in self.browsing:  # a player joining hears it once
                 peer.send_line(line)
+
+    def _place(self, peer: Peer, table: Table) -> None:
+        self.where[peer] = table
+        self.browsing.discard(peer)
 
     def _tidy(self, table: Table) -> None:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
@@ -292,6 +303,5 @@ class Lobby:
             self.store.close_table(table.id, table.record)
             log.info("table_closed", table=table.id)
             closed = encode(TableClosed(table=table.id))
-            for peer in self.peers:
-                if peer not in self.where:
-                    peer.send_line(closed)
+            for peer in self.browsing:
+                peer.send_line(closed)

@@ -510,6 +510,10 @@ class Table:
             self._audience = [*seated, *((p, None) for p in self.spectators)]
         return self._audience
 
+    def audience(self) -> list[Peer]:
+        """Everyone who hears the table: its connected players, then its spectators."""
+        return [peer for peer, _ in self._recipients()]
+
     def _listeners(self) -> list[tuple[Peer, int | None]]:
         """The recipients that asked for the event stream."""
         if self._listening is None:

@@ -1,0 +1,59 @@
+"""Who hears of a table's changes: the lobby and the table itself, nobody at another table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wire import RawClient, running_server
+
+
+def updates_of(client: RawClient, table: str) -> list[dict[str, Any]]:
+    """The ``table`` updates of ``table`` that ``client`` received, in order."""
+    return [m["table"] for m in client.received if m["type"] == "table" and m["table"]["table"] == table]
+
+
+async def settled(client: RawClient, nonce: int) -> None:
+    """Everything the server queued for ``client`` so far has arrived (a ping's answer comes after)."""
+    await client.send(type="ping", id=f"settle-{nonce}", nonce=nonce)
+    await client.expect("pong", id=f"settle-{nonce}")
+
+
+async def test_table_updates_reach_the_lobby_and_the_table_only() -> None:
+    async with running_server() as server:
+        browser, host, guest, elsewhere = [await RawClient.connect(server.port) for _ in range(4)]
+        for client, name in zip([browser, host, guest, elsewhere], ["browser", "host", "guest", "elsewhere"],
+                                strict=True):
+            await client.hello(name, kind="human")
+        await elsewhere.send(type="create_table", id=1, name="other")
+        other = (await elsewhere.expect("table", id=1))["table"]["table"]
+        await elsewhere.send(type="join", id=2, table=other, seat=0)
+        await elsewhere.expect("joined", id=2)
+        await settled(elsewhere, 1)
+        heard_before = len(elsewhere.received)
+
+        await host.send(type="create_table", id=1, name="main")
+        table = (await host.expect("table", id=1))["table"]["table"]
+        await host.send(type="join", id=2, table=table, seat=0)
+        await host.expect("joined", id=2)
+        await guest.send(type="join", id=3, table=table, seat=1)
+        await guest.expect("joined", id=3)
+        await settled(guest, 2)
+        guest_seated = [u for u in updates_of(guest, table) if u["seats"][1]["name"] == "guest"]
+        assert len(guest_seated) == 1, "a player joining hears of its seat once, not twice"
+        await settled(browser, 3)
+        assert updates_of(browser, table)[-1]["seats"][1]["name"] == "guest"
+
+        await guest.send(type="leave", id=4)
+        await guest.expect("left", id=4)
+        await settled(guest, 4)
+        assert updates_of(guest, table)[-1]["seats"][1]["kind"] == "empty", "the leaver hears of its empty seat"
+        await host.send(type="leave", id=5)
+        await host.expect("left", id=5)
+        for client in (browser, guest, host):
+            await client.expect("table_closed", table=table)
+
+        await settled(elsewhere, 5)
+        assert not updates_of(elsewhere, table), "a player at another table hears nothing of this one"
+        assert not [m for m in elsewhere.received[heard_before:] if m["type"] == "table_closed"]
+        for client in (browser, host, guest, elsewhere):
+            await client.close()
