@@ -293,6 +293,7 @@ class Lobby:
                 peer.send_line(line)
 
     def _place(self, peer: Peer, table: Table) -> None:
+        """``peer`` is at ``table`` now, seated or watching, and no longer in the lobby."""
         self.where[peer] = table
         self.browsing.discard(peer)
 
