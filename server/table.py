@@ -207,6 +207,7 @@ class Table:
         self.spectators.add(peer)
         self.send_snapshot(peer, None)
         self._changed()
+        self._play_on_soon()
 
     # -- dropped connections and reconnection ---------------------------------------------
 
@@ -424,14 +425,17 @@ class Table:
             if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
                 self._empty(seat)
         self._changed()
-        if self._only_bots_watched():
-            self._rematch = asyncio.get_running_loop().call_later(self.options.bot_table_pause, self._play_on)
+        self._play_on_soon()
 
     def _only_bots_watched(self) -> bool:
         return bool(self.spectators) and all(s.kind == "builtin" for s in self.seats)
 
+    def _play_on_soon(self) -> None:
+        """A finished table of built-in bots only, now watched, deals again after the pause."""
+        if self._rematch is None and not self.playing and self._only_bots_watched():
+            self._rematch = asyncio.get_running_loop().call_later(self.options.bot_table_pause, self._play_on)
+
     def _play_on(self) -> None:
-        """A table of built-in bots only deals again while someone still watches it."""
         self._rematch = None
         if self._only_bots_watched():
             self.start_if_ready()

@@ -80,14 +80,36 @@ async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatch
     async with running_server(bot_table_pause=0.05) as server:
         watcher = await RawClient.connect(server.port)
         await watcher.hello("watcher", kind="human")
-        await watcher.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3)
+        await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
         table_id = (await watcher.expect("table", id=1))["table"]["table"]
         await watcher.send(type="spectate", id=2, table=table_id)
         await watcher.expect("spectating", id=2)
+        for request in (3, 4):  # a spectator fills the seats
+            await watcher.send(type="add_bot", id=request, bot="random")
+            await watcher.expect("ok", id=request)
         await watcher.expect("game_over", timeout=30, game=0)
         await watcher.expect("game_started", timeout=10, game=1)  # nobody said ready: the bots play on
-        await watcher.send(type="leave", id=3)
-        await watcher.expect("left", id=3)
+        await watcher.send(type="leave", id=5)
+        await watcher.expect("left", id=5)
         await watcher.expect("table_closed", timeout=30, table=table_id)  # unwatched, it closes after its game
         assert table_id not in server.lobby.tables
+        await watcher.close()
+
+
+async def test_a_finished_table_of_built_in_bots_plays_again_once_watched() -> None:
+    async with running_server(bot_table_pause=0.05) as server:
+        host, watcher = [await RawClient.connect(server.port) for _ in range(2)]
+        await host.hello("host", kind="human")
+        await watcher.hello("watcher", kind="human")
+        await host.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3)
+        table_id = (await host.expect("table", id=1))["table"]["table"]
+        async with asyncio.timeout(30):  # the lobby hears the unwatched game end
+            while True:
+                update = (await host.expect("table"))["table"]
+                if update["table"] == table_id and update["status"] == "finished":
+                    break
+        await watcher.send(type="spectate", id=2, table=table_id)
+        await watcher.expect("spectating", id=2)
+        await watcher.expect("game_started", timeout=10, game=1)
+        await host.close()
         await watcher.close()
