@@ -162,7 +162,7 @@ class Lobby:
             case Leave():
                 table = self._table_of(peer)
                 del self.where[peer]
-                self.browsing.add(peer)  # first, so that it hears of the seat it leaves
+                self.browsing.add(peer)  # back in the lobby first: it hears table_closed if it was the last
                 table.leave(peer)
                 peer.send(Left(id=message.id, table=table.id))
                 self._tidy(table)
