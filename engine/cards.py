@@ -12,6 +12,7 @@ the suit letter (``C``, ``D``, ``H``, ``S``): ``AS``, ``10H``, ``QD``.
 
 from __future__ import annotations
 
+import random
 from enum import IntEnum
 from typing import Final
 
@@ -132,3 +133,23 @@ def mask_of(cards: tuple[int, ...] | list[int]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
+
+
+_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(53))
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """The cards ``0..51`` shuffled as ``rng.shuffle(list(range(52)))`` does, drawing the
+    same bits in the same order (spec.md section 4 writes the steps out): for ``i`` from 51
+    down to 1, swap ``i`` with ``j``, where ``j`` is ``rng.getrandbits(k)`` with ``k`` the
+    bit length of ``i + 1``, drawn again until it is at most ``i``. One loop, no call per card."""
+    deck = list(range(52))
+    draw = rng.getrandbits
+    bits = _BIT_LENGTHS
+    for i in range(51, 0, -1):
+        k = bits[i + 1]
+        j = draw(k)
+        while j > i:
+            j = draw(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

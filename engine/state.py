@@ -18,7 +18,7 @@ import random
 from typing import Final
 
 from setback.engine.actions import MAX_BID, PASS_CODE
-from setback.engine.cards import CARDS, Suit, cards_of
+from setback.engine.cards import CARDS, Suit, cards_of, shuffled_deck
 from setback.engine.events import (
     BidMade,
     CardPlayed,
@@ -352,8 +352,7 @@ class GameState:
     def _draw_for_dealer(self) -> int:
         contenders = list(range(self.players))
         while True:
-            deck = list(range(52))
-            self.rng.shuffle(deck)
+            deck = shuffled_deck(self.rng)
             draws = [(seat, deck[i]) for i, seat in enumerate(contenders)]
             if self.log is not None:
                 self.log.append(CardsDrawn(tuple(Draw(s, CARDS[c]) for s, c in draws)))
@@ -368,8 +367,7 @@ class GameState:
         """Shuffle, let the pone cut, and deal six to each seat, three at a time."""
         self.hand_number += 1
         rng = self.rng
-        deck = list(range(52))
-        rng.shuffle(deck)
+        deck = shuffled_deck(rng)
         cut = rng.randrange(CUT_MIN, 53 - CUT_MIN)
         deck = deck[cut:] + deck[:cut]
         n = self.players

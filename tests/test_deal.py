@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from setback.engine import CardsDrawn, DealerChosen, Game, HandDealt, Rules
+from setback.engine.cards import shuffled_deck
 from setback.engine.state import CUT_MIN
 
 
@@ -74,3 +75,16 @@ def test_same_seed_same_game_different_seed_different_deal() -> None:
     a, b, c = Game(Rules(), 5), Game(Rules(), 5), Game(Rules(), 6)
     assert a.events == b.events
     assert a.events != c.events
+
+
+def test_shuffled_deck_is_the_standard_library_shuffle() -> None:
+    """The engine's one-loop shuffle lays out the deck as ``random.Random.shuffle`` does and
+    leaves the generator in the same state, so seeded games (and stored ones) deal the same."""
+    for seed in range(500):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        expected = list(range(52))
+        for _ in range(3):
+            theirs.shuffle(expected)
+            assert shuffled_deck(ours) == expected
+            expected = list(range(52))
+        assert ours.getstate() == theirs.getstate()
