@@ -8,7 +8,7 @@ reads them back, and ``str(action)`` writes them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from setback.engine.cards import CARDS, Card
@@ -23,9 +23,8 @@ MAX_BID: Final = 4
 class Pass:
     """Decline to bid."""
 
-    @property
-    def code(self) -> int:
-        return PASS_CODE
+    code: int = field(default=PASS_CODE, init=False, repr=False, compare=False)
+    """The action's code (read on every move, so kept, not computed)."""
 
     def __str__(self) -> str:
         return "pass"
@@ -36,14 +35,12 @@ class Bid:
     """Bid to win at least ``amount`` (1-4) of the hand's points."""
 
     amount: int
+    code: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.amount <= MAX_BID:
             raise ValueError(f"a bid is 1 to {MAX_BID}, not {self.amount}")
-
-    @property
-    def code(self) -> int:
-        return PASS_CODE + self.amount
+        object.__setattr__(self, "code", PASS_CODE + self.amount)
 
     def __str__(self) -> str:
         return f"bid {self.amount}"
@@ -54,10 +51,10 @@ class Play:
     """Play ``card`` to the current trick."""
 
     card: Card
+    code: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def code(self) -> int:
-        return int(self.card)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", int(self.card))
 
     def __str__(self) -> str:
         return f"play {self.card}"

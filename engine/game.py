@@ -187,13 +187,14 @@ class Game:
             raise NotYourTurnError(f"the game is over; {action} is not taken")
         if seat is not None and seat != state.to_act:
             raise NotYourTurnError(f"seat {seat} cannot {action}: it is seat {state.to_act}'s turn")
-        if action.code not in self.legal_codes():
+        code = action.code
+        if code not in self.legal_codes():
             raise IllegalActionError(
                 f"{action} is not legal for seat {state.to_act} in phase {state.phase.value}; "
                 f"legal: {', '.join(str(a) for a in self.legal_actions())}"
             )
         start = len(self._log)
-        state.apply_action(action.code)
+        state.apply_action(code)
         self._actions.append(action)
         self._note(start)
         return self._log[start:]
