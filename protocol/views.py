@@ -102,7 +102,9 @@ class WireViews:
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed)
             text = CARD_TEXT[event.card]
-            self.hands[event.seat] = [c for c in self.hands[event.seat] if c != text]
+            hand = self.hands[event.seat][:]  # a new list: views already made share the old one
+            hand.remove(text)
+            self.hands[event.seat] = hand
             self.trick = [*self.trick, SeatCard(event.seat, text)]
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
@@ -159,7 +161,7 @@ class WireViews:
             dealer=self.dealer,
             to_act=to_act,
             hand=hands[seat] if seat is not None else [],
-            hand_sizes=[len(h) for h in hands],
+            hand_sizes=list(map(len, hands)),
             bids=self.bids,
             pitcher=self.pitcher,
             bid=self.bid,
@@ -168,7 +170,7 @@ class WireViews:
             tricks=self.tricks,
             scores=self.scores,
             last_result=self.last_result,
-            legal=[ACTION_TEXT[c] for c in legal] if seat is not None and seat == to_act else [],
+            legal=list(map(ACTION_TEXT.__getitem__, legal)) if seat is not None and seat == to_act else [],
             outcome=self.outcome,
         )
 
@@ -183,8 +185,8 @@ class WireViews:
         hands = self.hands
         view = _EncodedView(  # WireView's fields, in its order (tests/test_remote_bots.py checks every field)
             seat, encoded["rules"], self.phase, self.hand_number, self.dealer, seat, hands[seat],
-            [len(h) for h in hands], encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
-            encoded["tricks"], encoded["scores"], encoded["last_result"], [ACTION_TEXT[c] for c in legal],
+            list(map(len, hands)), encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
+            encoded["tricks"], encoded["scores"], encoded["last_result"], list(map(ACTION_TEXT.__getitem__, legal)),
             encoded["outcome"],
         )
         return _encoder.encode_lines((_EncodedDecide(table, request, seat, view, clock),))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import operator
 import os
 import sqlite3
 import sys
@@ -201,7 +202,7 @@ class Store:
             return
         with self.db:  # BEGIN ... COMMIT
             self.db.execute("BEGIN")
-            for sql, rows in itertools.groupby(batch, key=lambda write: write[0]):
+            for sql, rows in itertools.groupby(batch, key=operator.itemgetter(0)):
                 self.db.executemany(sql, [args for _, args in rows])
 
     def commit(self) -> None:

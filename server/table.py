@@ -381,19 +381,19 @@ class Table:
         listeners = self._listeners()
         views = self._views
         assert views is not None
-        for event in game.events_since(self._sent):
+        events = game.events_since(self._sent)
+        self._sent += len(events)
+        for event in events:
             views.note(event)
             if type(event) is HandScored and self.game_id is not None:
                 assert views.last_result is not None
                 self.store.add_hand(self.game_id, event.result.hand_number, views.last_result)
             if listeners:
                 self._send_event(event, listeners)
-        self._sent = game.event_count
-        if game.is_over:
+        to_act = game.to_act
+        if to_act is None:
             self._game_over(game)
             return
-        to_act = game.to_act
-        assert to_act is not None
         self._requests += 1
         seat = self.seats[to_act]
         limit = self.options.clock.decision_seconds
