@@ -135,7 +135,8 @@ def mask_of(cards: tuple[int, ...] | list[int]) -> int:
     return mask
 
 
-_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(53))
+_SHUFFLE_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+"""Each step of the shuffle: the position ``i`` and how many bits draw a position up to ``i``."""
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:
@@ -145,9 +146,7 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     bit length of ``i + 1``, drawn again until it is at most ``i``. One loop, no call per card."""
     deck = list(range(52))
     draw = rng.getrandbits
-    bits = _BIT_LENGTHS
-    for i in range(51, 0, -1):
-        k = bits[i + 1]
+    for i, k in _SHUFFLE_STEPS:
         j = draw(k)
         while j > i:
             j = draw(k)

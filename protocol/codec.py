@@ -7,7 +7,6 @@ longer than the limit is reported once and discarded up to its newline.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
 
 import msgspec
 
@@ -22,7 +21,6 @@ MAX_LINE_BYTES = 16 * 1024
 MAX_SERVER_LINE_BYTES = 1024 * 1024
 """The longest line the server sends; clients should accept at least this."""
 
-T = TypeVar("T")
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)
@@ -57,29 +55,33 @@ def _request_id(line: bytes) -> RequestId:
         return None
 
 
-def _decode(decoder: msgspec.json.Decoder[T], line: bytes) -> T:
-    try:
-        return decoder.decode(line)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
-        path = text.rpartition(" - at `")[2].rstrip("`") if " - at `" in text else "$"
-        if path == "$" and text.startswith("Expected `object`"):
-            raise ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path) from None
-        if path == "$.type" or "missing required field `type`" in text:
-            raise ProtocolError(Code.UNKNOWN_TYPE, text, _request_id(line), "$.type") from None
-        raise ProtocolError(Code.INVALID_FIELD, text, _request_id(line), path) from None
-    except msgspec.DecodeError as exc:
-        raise ProtocolError(Code.MALFORMED, f"not JSON: {exc}") from None
+def _error(exc: msgspec.DecodeError, line: bytes) -> ProtocolError:
+    """What is wrong with ``line``, which ``exc`` refused, as the error to answer it with."""
+    if not isinstance(exc, msgspec.ValidationError):
+        return ProtocolError(Code.MALFORMED, f"not JSON: {exc}")
+    text = str(exc)
+    path = text.rpartition(" - at `")[2].rstrip("`") if " - at `" in text else "$"
+    if path == "$" and text.startswith("Expected `object`"):
+        return ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path)
+    if path == "$.type" or "missing required field `type`" in text:
+        return ProtocolError(Code.UNKNOWN_TYPE, text, _request_id(line), "$.type")
+    return ProtocolError(Code.INVALID_FIELD, text, _request_id(line), path)
 
 
 def decode_client(line: bytes) -> ClientMessage:
     """A client's line as a message; :class:`ProtocolError` saying what is wrong otherwise."""
-    return _decode(_client_decoder, line)
+    try:
+        return _client_decoder.decode(line)
+    except msgspec.DecodeError as exc:  # ValidationError included
+        raise _error(exc, line) from None
 
 
 def decode_server(line: bytes) -> ServerMessage:
     """A server's line as a message (for clients and bots)."""
-    return _decode(_server_decoder, line)
+    try:
+        return _server_decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        raise _error(exc, line) from None
 
 
 class LineBuffer:
