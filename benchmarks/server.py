@@ -8,7 +8,9 @@ first legal action, and sends ``ready`` on ``game_over``. For the echo baseline 
 harness passes one message around each table's four connections, so both runs keep K
 decisions in flight on 4K connections. Figures: decisions per second, p50/p99 decision
 round trip (from a bot's ``act`` to the next ``decide`` at its table; for the echo, from
-send to echo), protocol errors, and the server's resident memory per connected bot.
+send to echo), the server process's CPU time per decision (user and system, all its
+threads, read from ``/proc`` on Linux), protocol errors, and the server's resident memory
+per connected bot.
 
 Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
 [--hold 500] [--seconds 5] [--json]``.
@@ -60,6 +62,8 @@ class Tally:
     errors: int = 0
     rtts: list[float] = field(default_factory=list)
     counting: bool = False
+    cpu_us_per_decision: float | None = None
+    """The server's CPU time while counting, per decision, where the platform tells it."""
 
 
 # -- the servers under test -------------------------------------------------------------
@@ -120,6 +124,14 @@ class ServerProcess:
         )
         assert self.process.stdout is not None
         self.port = int(self.process.stdout.readline())
+
+    def cpu_seconds(self) -> float | None:
+        """User plus system CPU time of the server process, all threads; None off Linux."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_kb(self) -> int:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -202,8 +214,9 @@ async def _echo_table(port: int, index: int, tally: Tally, started: asyncio.Even
     return [w for _, w in conns]
 
 
-async def _drive(kind: str, port: int, tables: int, seconds: float) -> Tally:
+async def _drive(kind: str, server: ServerProcess, tables: int, seconds: float) -> Tally:
     tally = Tally()
+    port = server.port
     started = asyncio.Event()
     make = _setback_table if kind == "setback" else _echo_table
     writers: list[asyncio.StreamWriter] = []
@@ -212,11 +225,15 @@ async def _drive(kind: str, port: int, tables: int, seconds: float) -> Tally:
         writers.extend(w for ws in batch for w in ws)
     started.set()
     await asyncio.sleep(min(1.0, seconds / 4))  # warm up
+    cpu_before = server.cpu_seconds()
     tally.counting = True
     began = time.perf_counter()
     await asyncio.sleep(seconds)
     tally.counting = False
     elapsed = time.perf_counter() - began
+    cpu_after = server.cpu_seconds()
+    if cpu_before is not None and cpu_after is not None and tally.decisions:
+        tally.cpu_us_per_decision = round(1e6 * (cpu_after - cpu_before) / tally.decisions, 2)
     tally.rtts = tally.rtts or [0.0]
     tally.decisions = round(tally.decisions / elapsed)
     for writer in writers:
@@ -232,6 +249,7 @@ def _figures(tally: Tally) -> dict[str, Any]:
     rtts = sorted(tally.rtts)
     return {
         "decisions_per_s": tally.decisions,
+        "server_cpu_us_per_decision": tally.cpu_us_per_decision,
         "p50_ms": round(1000 * rtts[len(rtts) // 2], 3),
         "p99_ms": round(1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))], 3),
         "errors": tally.errors,
@@ -244,7 +262,7 @@ def measure(kind: str, tables: int, seconds: float) -> dict[str, Any]:
         result: dict[str, Any] = {}
 
         async def go() -> None:
-            tally = await _drive(kind, server.port, tables, seconds)
+            tally = await _drive(kind, server, tables, seconds)
             result.update(_figures(tally))
 
         _run(go())
@@ -262,7 +280,7 @@ def memory_per_bot(tables: int, seconds: float) -> dict[str, Any]:
         result: dict[str, Any] = {}
 
         async def go() -> None:
-            tally = await _drive("setback", server.port, tables, seconds)
+            tally = await _drive("setback", server, tables, seconds)
             result.update(_figures(tally))
             result["server_rss_growth_kb_per_bot"] = round((server.rss_kb() - before) / (4 * tables), 2)
 
@@ -289,6 +307,10 @@ def run(table_counts: list[int], hold: int, seconds: float) -> dict[str, Any]:
     return {"benchmark": "server", "seconds": seconds, "rows": rows, "hold": held}
 
 
+def _micros(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}us"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="setback bench server", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", default="1,50,250", help="table counts to measure (default 1,50,250)")
@@ -306,12 +328,14 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result))
         return
     print(f"{'tables':>6} {'ours dec/s':>11} {'echo dec/s':>11} {'ratio':>6} "
-          f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6}")
+          f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6} "
+          f"{'ours cpu/dec':>13} {'echo cpu/dec':>13}")
     for row in result["rows"]:
         ours, echo = row["setback"], row["echo"]
         print(f"{row['tables']:>6} {ours['decisions_per_s']:>11} {echo['decisions_per_s']:>11} "
               f"{row['ratio_decisions']:>6} {ours['p50_ms']:>8}ms {ours['p99_ms']:>8}ms {echo['p99_ms']:>8}ms "
-              f"{row['ratio_p99']:>6} {ours['errors']:>6}")
+              f"{row['ratio_p99']:>6} {ours['errors']:>6} "
+              f"{_micros(ours['server_cpu_us_per_decision']):>13} {_micros(echo['server_cpu_us_per_decision']):>13}")
     if result["hold"]:
         held = result["hold"]
         print(f"held {held['connections']} connections: {held['decisions_per_s']} decisions/s, "

@@ -139,3 +139,22 @@ def test_bench_engine_prints_its_figures() -> None:
     figures = json.loads(done.stdout)
     assert figures["setback_actions_per_s"] > 0
     assert "ratio_setback_over_openspiel" in figures or "openspiel" in figures
+
+
+def test_bench_server_prints_its_figures() -> None:
+    """A short run end to end: both servers in their own processes, figures for each, ratios."""
+    done = subprocess.run(
+        [sys.executable, "-m", "setback", "bench", "server",
+         "--tables", "2", "--hold", "3", "--seconds", "0.4", "--json"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    figures = json.loads(done.stdout)
+    (row,) = figures["rows"]
+    for side in ("setback", "echo"):
+        assert row[side]["decisions_per_s"] > 0 and row[side]["errors"] == 0
+        assert row[side]["p50_ms"] <= row[side]["p99_ms"]
+        if sys.platform == "linux":
+            assert row[side]["server_cpu_us_per_decision"] > 0
+    assert row["ratio_decisions"] == round(row["setback"]["decisions_per_s"] / row["echo"]["decisions_per_s"], 3)
+    held = figures["hold"]
+    assert held["connections"] == 12 and held["errors"] == 0
