@@ -31,6 +31,8 @@ class ServerConfig:
     reconnect_grace: float = 120.0
     bot_table_pause: float = 5.0
     """A watched table of built-in bots only deals its next game this long after the last."""
+    bot_table_pace: float = 1.0
+    """A watched table of built-in bots only plays a move at most this often, so it can be followed."""
     max_write_buffer: int = 4 * 1024 * 1024
     """Bytes queued for a peer that does not read, after which it is dropped as dead."""
     max_chat_chars: int = 500

@@ -204,7 +204,7 @@ class Lobby:
         options = TableOptions(
             name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
             reconnect_grace=self.config.reconnect_grace, bot_table_pause=self.config.bot_table_pause,
-            rated=message.rated,
+            bot_table_pace=self.config.bot_table_pace, rated=message.rated,
             invite=secrets.token_urlsafe(6) if message.private else None,
         )
         table = self._table_for(table_id, options)
@@ -232,7 +232,9 @@ class Lobby:
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
             config = self.config
-            options = options_from_saved(row.name, row.options, config.reconnect_grace, config.bot_table_pause)
+            options = options_from_saved(
+                row.name, row.options, config.reconnect_grace, config.bot_table_pause, config.bot_table_pace
+            )
             table = self._table_for(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)

@@ -102,20 +102,23 @@ class TableOptions:
     bot_chat: bool = False
     reconnect_grace: float = 120.0
     bot_table_pause: float = 5.0
+    bot_table_pace: float = 1.0
     rated: bool = False
     invite: str | None = None
     """A private table's invite code: joining or watching needs it."""
 
     def saved(self) -> dict[str, object]:
-        """What the store keeps of the options (the grace and the pause are the server's)."""
+        """What the store keeps of the options (the grace, the pause and the pace are the server's)."""
         return {
             "rules": msgspec.to_builtins(rules_to_wire(self.rules)), "clock": msgspec.to_builtins(self.clock),
             "seed": self.seed, "bot_chat": self.bot_chat, "rated": self.rated, "invite": self.invite,
         }
 
 
-def options_from_saved(name: str, data: dict[str, Any], reconnect_grace: float, bot_table_pause: float) -> TableOptions:
-    """The options :meth:`TableOptions.saved` wrote, with the server's grace and pause."""
+def options_from_saved(
+    name: str, data: dict[str, Any], reconnect_grace: float, bot_table_pause: float, bot_table_pace: float
+) -> TableOptions:
+    """The options :meth:`TableOptions.saved` wrote, with the server's grace, pause and pace."""
     return TableOptions(
         name=name,
         rules=rules_from_wire(msgspec.convert(data["rules"], WireRules)),
@@ -124,6 +127,7 @@ def options_from_saved(name: str, data: dict[str, Any], reconnect_grace: float, 
         bot_chat=data["bot_chat"],
         reconnect_grace=reconnect_grace,
         bot_table_pause=bot_table_pause,
+        bot_table_pace=bot_table_pace,
         rated=data["rated"],
         invite=data["invite"],
     )

@@ -456,15 +456,27 @@ class Table:
         """A built-in bot decides (its own thread or task, under :data:`BUILTIN_LIMITS`); its
         answer is applied if that decision is still wanted. A failing bot gets the fallback."""
         assert self.game is not None and seat.bot is not None
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
         task = asyncio.ensure_future(seat.bot.decide(self.game.view(seat.index)))
         pending.thinking = task
 
         def done(finished: asyncio.Future[Action]) -> None:
             if self.pending is not pending or finished.cancelled():
                 return
-            self._guard(self._apply, finished.result(), seat.index)
+            action = finished.result()
+            if self._only_bots_watched():  # at a pace spectators can follow
+                wait = asked + self.options.bot_table_pace - loop.time()
+                if wait > 0:
+                    pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index)
+                    return
+            self._guard(self._apply, action, seat.index)
 
         task.add_done_callback(done)
+
+    def _paced(self, pending: Pending, action: Action, seat: int) -> None:
+        if self.pending is pending:
+            self._guard(self._apply, action, seat)
 
     def _fallback(self) -> Action:
         """The timeout policy: the legal action with the lowest code (spec.md, "Clocks")."""

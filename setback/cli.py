@@ -120,12 +120,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db=None if db == ":memory:" else db,
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
-        bot_table_pause=args.bot_table_pause, tls_cert=args.tls_cert, tls_key=args.tls_key,
+        bot_table_pause=args.bot_table_pause, bot_table_pace=args.bot_table_pace,
+        tls_cert=args.tls_cert, tls_key=args.tls_key,
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ValueError("--tls-cert and --tls-key go together")
-    if args.max_connections < 1 or args.reconnect_grace < 0 or args.bot_table_pause < 0:
-        raise ValueError("--max-connections is at least 1; --reconnect-grace and --bot-table-pause at least 0")
+    if args.max_connections < 1 or min(args.reconnect_grace, args.bot_table_pause, args.bot_table_pace) < 0:
+        raise ValueError(
+            "--max-connections is at least 1; --reconnect-grace, --bot-table-pause and --bot-table-pace at least 0"
+        )
     run(config, advertise=not args.no_advertise)
     return 0
 
@@ -288,6 +291,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-table-pause", type=float, default=5.0,
         help="seconds between games at a watched table of built-in bots only (default 5)",
+    )
+    serve.add_argument(
+        "--bot-table-pace", type=float, default=1.0,
+        help="seconds between moves at a watched table of built-in bots only (default 1; 0: no wait)",
     )
     serve.add_argument("--tls-cert", metavar="PEM", help="certificate chain: serve TLS only (with --tls-key)")
     serve.add_argument("--tls-key", metavar="PEM", help="the certificate's private key")

@@ -63,8 +63,11 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
 
 
 def test_serve_refuses_settings_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
-    """A negative pause or grace, or no connections at all, is a typing error: status 2, one line."""
-    for flags in (["--bot-table-pause", "-1"], ["--reconnect-grace", "-5"], ["--max-connections", "0"]):
+    """A negative pause, pace or grace, or no connections at all, is a typing error: status 2, one line."""
+    for flags in (
+        ["--bot-table-pause", "-1"], ["--bot-table-pace", "-0.5"], ["--reconnect-grace", "-5"],
+        ["--max-connections", "0"],
+    ):
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--db", ":memory:", "--no-advertise", *flags])
         assert exit_.value.code == 2
