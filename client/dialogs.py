@@ -119,16 +119,17 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,
                              allow_blank=False, id="clock", compact=True)
                 yield Label("Bots")
-                yield Select([(str(n), n) for n in range(MAX_PLAYERS)], value=0, allow_blank=False, id="bots",
+                yield Select([(str(n), n) for n in range(MAX_PLAYERS + 1)], value=0, allow_blank=False, id="bots",
                              compact=True)
             yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
             yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
             yield Tick("private: joining needs the invite code", False, id="private", compact=True)
+            yield Static("Bots in every seat: you watch them play.", classes="hint")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
-                yield Button("Create and sit", variant="primary", id="create_button", compact=True)
+                yield Button("Create", variant="primary", id="create_button", compact=True)
                 yield Button("Cancel", id="cancel_button", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -159,9 +160,9 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             self.query_one("#problem", Static).update(Text(str(exc), style="bold red1"))
             return
         bots = self._value("bots")
-        if bots >= rules.players:
+        if bots > rules.players:
             self.query_one("#problem", Static).update(
-                Text(f"At most {rules.players - 1} bots: leave a seat for yourself.", style="bold red1")
+                Text(f"At most {rules.players} bots at a table of {rules.players}.", style="bold red1")
             )
             return
         name = self.query_one("#name", Input).value.strip() or None

@@ -48,6 +48,7 @@ from setback.protocol.messages import (
     SeatCard,
     ServerMessage,
     Snapshot,
+    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -347,6 +348,9 @@ class ClientState:
             self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}.")
             if info.invite:
                 self.say(LogKind.INFO, f"It is private: its invite code is {info.invite}.")
+            if len(request.bots) >= info.rules.players:
+                self.say(LogKind.INFO, "Bots hold every seat: you watch.")
+                return [Spectate(table=info.table, invite=info.invite)]
             return [Join(table=info.table, ready=True, invite=info.invite)]
         return []
 

@@ -102,6 +102,33 @@ async def test_create_a_table_with_options_leave_watch_and_chat() -> None:
         await bea.close()
 
 
+async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
+    """Bots in every seat: the client watches instead of sitting, and the next game follows."""
+    async with running_server(bot_table_pause=0.05, bot_table_pace=0.01) as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, CreateTableDialog), "the new-table dialog")
+            dialog = app.screen
+            dialog.query_one("#players", Select).value = 2
+            dialog.query_one("#bots", Select).value = 3
+            button = dialog.query_one("#create_button")
+            await pilot.click("#create_button")
+            problem = dialog.query_one("#problem")
+            await until(pilot, lambda: "At most 2 bots at a table of 2." in str(problem.render()), "the refusal")
+            dialog.query_one("#bots", Select).value = 2
+            await until(pilot, lambda: not button.has_class("-active"), "the button to come back up")
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.spectating, "watching")
+            assert app.state.seat is None
+            await until(pilot, lambda: app.state.game is not None and (game_of(app).game or 0) >= 1, "the next game",
+                        timeout=60)
+            assert game_of(app).hand == []
+            assert "watching" in screen_text(app)
+            assert any("Bots hold every seat: you watch." in entry.line for entry in app.state.log)
+
+
 async def test_a_refusal_is_told_in_plain_words() -> None:
     async with running_server() as server:
         first, second = await RawClient.connect(server.port), await RawClient.connect(server.port)

@@ -30,6 +30,7 @@ from setback.protocol.messages import (
     SeatInfo,
     ServerMessage,
     Snapshot,
+    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -82,6 +83,15 @@ def test_a_quick_game_creates_its_table_with_the_preferred_bot_and_sits_down() -
     state.sending(create)
     (join,) = state.receive(TableUpdate(id=7, table=info()))
     assert join == Join(table="t1", ready=True)
+
+
+def test_a_table_created_with_bots_in_every_seat_is_watched() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    create = CreateTable(id=3, rules=WireRules(players=3), bots=["random"] * 3)
+    state.sending(create)
+    (watch,) = state.receive(TableUpdate(id=3, table=info(players=3)))
+    assert watch == Spectate(table="t1")
 
 
 def test_a_reconnection_creates_no_second_table() -> None:
