@@ -8,6 +8,7 @@ import socket
 import uuid
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
 from ui import LowestBot, client, game_of, my_decision, screen_text, sent_by, taken, until
 from wire import RawClient, running_server
@@ -30,6 +31,15 @@ from setback.server.config import ServerConfig
 @pytest.fixture(autouse=True)
 def lowest(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BUILTIN, "lowest", LowestBot)
+
+
+async def new_table_dialog(pilot: Pilot[None], app: SetbackApp) -> CreateTableDialog:
+    """From the lobby, once connected: press n and wait for the new-table dialog."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableDialog), "the new-table dialog")
+    assert isinstance(app.screen, CreateTableDialog)
+    return app.screen
 
 
 async def test_the_winner_is_shown_and_ready_plays_again() -> None:
@@ -68,10 +78,7 @@ async def test_create_a_table_with_options_leave_watch_and_chat() -> None:
         await bea.expect("joined")
         app = client(server.port)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
-            await pilot.press("n")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableDialog), "the new-table dialog")
-            dialog = app.screen
+            dialog = await new_table_dialog(pilot, app)
             dialog.query_one("#name", Input).value = "Friday"
             dialog.query_one("#players", Select).value = 3
             dialog.query_one("#target", Select).value = 7
@@ -107,10 +114,7 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
     async with running_server(bot_table_pause=0.05, bot_table_pace=0.01) as server:
         app = client(server.port)
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
-            await pilot.press("n")
-            await until(pilot, lambda: isinstance(app.screen, CreateTableDialog), "the new-table dialog")
-            dialog = app.screen
+            dialog = await new_table_dialog(pilot, app)
             dialog.query_one("#players", Select).value = 2
             dialog.query_one("#bots", Select).value = 3
             button = dialog.query_one("#create_button")
