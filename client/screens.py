@@ -323,6 +323,17 @@ class TableScreen(ClientScreen):
     selected: str | None = None
     """The action the keyboard has picked (``play 10H``, ``bid 2``), not yet sent."""
     request: int | None = None
+    footer_for: tuple[bool, bool] | None = None
+    """Whether the footer's keys were last chosen for a spectator, and for a given-up connection."""
+
+    PLAYER_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "confirm", "number", "ready", "add_bot"})
+    """The keys a spectator has no use for: it holds no cards and no seat to make ready."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the player's keys from a spectator (``r`` stays while the connection is given up)."""
+        if action in self.PLAYER_ACTIONS and self.state.spectating:
+            return action == "ready" and self.state.link is Link.OFFLINE
+        return True
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -373,6 +384,10 @@ class TableScreen(ClientScreen):
         self._show_hand(game)
         self._show_actions(state, game)
         self.show_log(state)
+        footer_for = (state.spectating, state.link is Link.OFFLINE)
+        if footer_for != self.footer_for:
+            self.footer_for = footer_for
+            self.refresh_bindings()
 
     def _show_clocks(self, state: ClientState) -> None:
         now = time.monotonic()
