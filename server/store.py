@@ -280,7 +280,7 @@ class Store:
         return game_id
 
     def add_action(self, game_id: int, seq: int, seat: int, action: str, timed_out: bool) -> None:
-        self._write(_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out)))
+        self._queue.append((_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out))))
         self._next_move += 1
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:

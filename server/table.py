@@ -42,6 +42,8 @@ from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOpt
 from setback.server.store import SeatRow, Store, TableRow, token_hash
 
 log = structlog.get_logger("setback.table")
+NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
+"""The clock of every decision at a table without one (shared: never changed)."""
 
 @dataclass
 class Table:
@@ -345,14 +347,14 @@ class Table:
         if request != pending.request:
             stale = f"request {request} is not pending; answer request {pending.request}"
             raise RefusedError(Code.STALE_REQUEST, stale)
-        seat = self.seats[pending.seat]
+        index = pending.seat
         try:
             action = parse_action(text)
-            game.apply(action, seat.index)
+            game.apply(action, index)
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise RefusedError(Code.ILLEGAL_ACTION, str(exc)) from None
-        seat.timeouts = 0
-        self._applied(action, seat.index, timed_out=False)
+        self.seats[index].timeouts = 0
+        self._applied(action, index, False)
 
     def _apply(self, action: Action, seat: int, timed_out: bool = False) -> None:
         """Apply an action the server chose (timeout policy, built-in bot): it must be legal."""
@@ -448,7 +450,7 @@ class Table:
         if pending.deadline is not None:
             remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
         assert self._views is not None
-        clock = DecisionClock(limit_ms=None if limit is None else round(limit * 1000), remaining_ms=remaining)
+        clock = NO_CLOCK if limit is None else DecisionClock(limit_ms=round(limit * 1000), remaining_ms=remaining)
         legal = self.game.legal_codes()
         seat.peer.send_line(self._views.decide_line(self.id, pending.request, seat.index, legal, clock))
 
