@@ -81,14 +81,17 @@ class Seat:
         )
 
 
-@dataclass
-class Pending:
-    """The decision a seat owes: its request number and its deadline (loop time)."""
+class Pending(msgspec.Struct):
+    """The decision a seat owes: its request number and its deadline (loop time).
+
+    A struct, not a dataclass: one is made for every decision, and a struct is made in C.
+    """
 
     request: int
     seat: int
     deadline: float | None
     timer: asyncio.TimerHandle | None = None
+    """The clock's timer, or the wait before a paced bot's move."""
     thinking: asyncio.Future[Action] | None = None
     """A built-in bot's decision in progress."""
 
