@@ -107,9 +107,10 @@ class Game:
         self._bids: list[Passed | BidMade] = []
         self._tricks: list[TrickWon] = []
         self._last_result: HandResult | None = None
+        self._noted = 0
+        """How many events of the log the three above have taken in (see :meth:`_note`)."""
         self._legal: tuple[int, tuple[int, ...]] = (-1, ())
         """The legal codes, with the number of actions they were found after."""
-        self._note(0)
 
     @classmethod
     def replay(
@@ -196,7 +197,6 @@ class Game:
         start = len(self._log)
         state.apply_action(code)
         self._actions.append(action)
-        self._note(start)
         return self._log[start:]
 
     def events_since(self, index: int) -> list[Event]:
@@ -207,9 +207,13 @@ class Game:
     def event_count(self) -> int:
         return len(self._log)
 
-    def _note(self, start: int) -> None:
-        """Keep the current hand's bids and tricks, and the last result, for views."""
-        for event in self._log[start:]:
+    def _note(self) -> None:
+        """Take the events since the last view into the current hand's bids and tricks and the
+        last result. Done when a view is asked for, not on every action: a server table that
+        asks only remote players builds its views from the events itself."""
+        log = self._log
+        start, self._noted = self._noted, len(log)
+        for event in log[start:]:
             if type(event) is CardPlayed:  # most events, and nothing to keep
                 continue
             if isinstance(event, Passed | BidMade):
@@ -227,6 +231,7 @@ class Game:
         state = self._state
         if seat is not None and not 0 <= seat < state.players:
             raise ValueError(f"no seat {seat} at a table of {state.players}")
+        self._note()
         bids = tuple(self._bids)
         tricks = tuple(self._tricks)
         bidding_over = state.phase is not Phase.BIDDING and bool(bids)
