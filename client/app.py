@@ -127,6 +127,8 @@ class SetbackApp(App[None]):
 
     def _draw(self) -> None:
         self._drawing = False
+        if not self.is_running:  # shutting down: the screens are being taken apart
+            return
         if self.current_mode not in {"discover", "lobby", "table"}:
             return
         if self.current_mode in {"lobby", "table"}:
