@@ -116,6 +116,7 @@ class Server:
         goodbye = Goodbye(reason=reason)
         for connection in list(self.connections):
             connection.send(goodbye)
+        self.lobby.halt()
         await self.settle()
         for connection in list(self.connections):
             connection.closing = True

@@ -299,6 +299,12 @@ class Lobby:
         self.where[peer] = table
         self.browsing.discard(peer)
 
+    def halt(self) -> None:
+        """The server is stopping: every table's clock, bots and timers stop where they are.
+        The store keeps the tables open, so the next start brings them back."""
+        for table in self.tables.values():
+            table.close()
+
     def _tidy(self, table: Table) -> None:
         if table.is_abandoned() and not table.playing and table.id in self.tables:
             del self.tables[table.id]

@@ -372,8 +372,13 @@ class Table:
         self._advance()
 
     def _clear_pending(self) -> None:
-        if self.pending is not None and self.pending.timer is not None:
-            self.pending.timer.cancel()
+        """The pending decision is no longer wanted: stop its clock (or pace) and its bot."""
+        pending = self.pending
+        if pending is not None:
+            if pending.timer is not None:
+                pending.timer.cancel()
+            if pending.thinking is not None:
+                pending.thinking.cancel()
         self.pending = None
 
     def _advance(self) -> None:

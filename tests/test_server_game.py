@@ -9,6 +9,8 @@ from wire import RawClient, play_until_over, running_server
 
 from setback.engine import Game, HandDealt, Rules, parse_action
 from setback.protocol import decode_server
+from setback.server.app import Server
+from setback.server.config import ServerConfig
 
 
 async def seated_table(port: int, names: list[str], **table: object) -> tuple[list[RawClient], str]:
@@ -113,6 +115,30 @@ async def test_a_finished_table_of_built_in_bots_plays_again_once_watched() -> N
         await watcher.expect("game_started", timeout=10, game=1)
         await host.close()
         await watcher.close()
+
+
+async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
+    """A bot's move waiting on the pace when the server stops is never made: the store, closed,
+    keeps the game as it stood, and no table breaks."""
+    server = Server(ServerConfig(host="127.0.0.1", port=0, bot_table_pace=0.2))
+    await server.start()
+    watcher = await RawClient.connect(server.port)
+    await watcher.hello("watcher", kind="human")
+    await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
+    table_id = (await watcher.expect("table", id=1))["table"]["table"]
+    await watcher.send(type="spectate", id=2, table=table_id)
+    await watcher.expect("spectating", id=2)
+    for request in (3, 4):
+        await watcher.send(type="add_bot", id=request, bot="random")
+        await watcher.expect("ok", id=request)
+    await watcher.expect("game_started", timeout=10)
+    await watcher.expect("event", timeout=10)
+    table = server.lobby.tables[table_id]
+    moves = len(table.record)
+    await server.stop()
+    await asyncio.sleep(0.4)  # twice the pace: a move left waiting would have been made
+    assert len(table.record) == moves and table.pending is None and not table.broken
+    await watcher.close()
 
 
 async def test_a_watched_table_of_built_in_bots_plays_at_a_pace_to_follow() -> None:
