@@ -113,10 +113,10 @@ class Server:
         self._stopping = True
         if self._listener is not None:
             self._listener.close()
+        self.lobby.halt()
         goodbye = Goodbye(reason=reason)
         for connection in list(self.connections):
             connection.send(goodbye)
-        self.lobby.halt()
         await self.settle()
         for connection in list(self.connections):
             connection.closing = True
