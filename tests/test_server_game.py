@@ -78,17 +78,23 @@ async def test_each_seat_sees_only_its_own_cards_and_spectators_none() -> None:
             await client.close()
 
 
+async def watch_bots_fill_a_table(port: int) -> tuple[RawClient, str]:
+    """A spectator creates a two-seat table, watches it and fills both seats with bots (id 1-4)."""
+    watcher = await RawClient.connect(port)
+    await watcher.hello("watcher", kind="human")
+    await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
+    table_id = (await watcher.expect("table", id=1))["table"]["table"]
+    await watcher.send(type="spectate", id=2, table=table_id)
+    await watcher.expect("spectating", id=2)
+    for request in (3, 4):
+        await watcher.send(type="add_bot", id=request, bot="random")
+        await watcher.expect("ok", id=request)
+    return watcher, table_id
+
+
 async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatched() -> None:
     async with running_server(bot_table_pause=0.05, bot_table_pace=0) as server:
-        watcher = await RawClient.connect(server.port)
-        await watcher.hello("watcher", kind="human")
-        await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
-        table_id = (await watcher.expect("table", id=1))["table"]["table"]
-        await watcher.send(type="spectate", id=2, table=table_id)
-        await watcher.expect("spectating", id=2)
-        for request in (3, 4):  # a spectator fills the seats
-            await watcher.send(type="add_bot", id=request, bot="random")
-            await watcher.expect("ok", id=request)
+        watcher, table_id = await watch_bots_fill_a_table(server.port)
         await watcher.expect("game_over", timeout=30, game=0)
         await watcher.expect("game_started", timeout=10, game=1)  # nobody said ready: the bots play on
         await watcher.send(type="leave", id=5)
@@ -122,15 +128,7 @@ async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
     keeps the game as it stood, and no table breaks."""
     server = Server(ServerConfig(host="127.0.0.1", port=0, bot_table_pace=0.2))
     await server.start()
-    watcher = await RawClient.connect(server.port)
-    await watcher.hello("watcher", kind="human")
-    await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
-    table_id = (await watcher.expect("table", id=1))["table"]["table"]
-    await watcher.send(type="spectate", id=2, table=table_id)
-    await watcher.expect("spectating", id=2)
-    for request in (3, 4):
-        await watcher.send(type="add_bot", id=request, bot="random")
-        await watcher.expect("ok", id=request)
+    watcher, table_id = await watch_bots_fill_a_table(server.port)
     await watcher.expect("game_started", timeout=10)
     await watcher.expect("event", timeout=10)
     table = server.lobby.tables[table_id]
