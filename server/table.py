@@ -45,6 +45,7 @@ log = structlog.get_logger("setback.table")
 NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
 """The clock of every decision at a table without one (shared: never changed)."""
 
+
 @dataclass
 class Table:
     """A table and its game, run on the event loop."""
@@ -583,7 +584,8 @@ class Table:
             self.fail()
 
     def close(self) -> None:
-        """The table is gone: stop its clock and let its bots' threads end."""
+        """Stop the clock, the bots (their threads end) and the timers: the table is gone, or
+        the server is stopping."""
         self._clear_pending()
         if self._rematch is not None:
             self._rematch.cancel()
