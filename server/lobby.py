@@ -46,7 +46,7 @@ from setback.protocol.messages import (
 from setback.server.config import ServerConfig
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name, update_ratings
-from setback.server.seats import RefusedError, TableOptions, options_from_saved
+from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store
 from setback.server.table import Table
 
@@ -203,8 +203,7 @@ class Lobby:
         name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
         options = TableOptions(
             name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
-            reconnect_grace=self.config.reconnect_grace, bot_table_pause=self.config.bot_table_pause,
-            bot_table_pace=self.config.bot_table_pace, rated=message.rated,
+            waits=self._waits(), rated=message.rated,
             invite=secrets.token_urlsafe(6) if message.private else None,
         )
         table = self._table_for(table_id, options)
@@ -213,6 +212,10 @@ class Lobby:
             table.add_bot(bot, None)
         log.info("table_created", table=table_id, rules=str(rules), seeded=message.seed is not None)
         return table
+
+    def _waits(self) -> Waits:
+        config = self.config
+        return Waits(config.reconnect_grace, config.bot_table_pause, config.bot_table_pace)
 
     def _table_for(self, table_id: str, options: TableOptions) -> Table:
         table = Table(table_id, options, self._changed, self.store, self._game_over)
@@ -231,10 +234,7 @@ class Lobby:
         """Bring back every open table from the store, unfinished games where they stood."""
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
-            config = self.config
-            options = options_from_saved(
-                row.name, row.options, config.reconnect_grace, config.bot_table_pause, config.bot_table_pace
-            )
+            options = options_from_saved(row.name, row.options, self._waits())
             table = self._table_for(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -96,6 +96,15 @@ class Pending(msgspec.Struct):
     """A built-in bot's decision in progress."""
 
 
+@dataclass(frozen=True)
+class Waits:
+    """The server's waits, the same at every table (``ServerConfig``'s): never stored with one."""
+
+    reconnect_grace: float = 120.0
+    bot_table_pause: float = 5.0
+    bot_table_pace: float = 1.0
+
+
 @dataclass
 class TableOptions:
     name: str
@@ -103,34 +112,28 @@ class TableOptions:
     clock: Clock
     seed: int | None = None
     bot_chat: bool = False
-    reconnect_grace: float = 120.0
-    bot_table_pause: float = 5.0
-    bot_table_pace: float = 1.0
+    waits: Waits = field(default_factory=Waits)
     rated: bool = False
     invite: str | None = None
     """A private table's invite code: joining or watching needs it."""
 
     def saved(self) -> dict[str, object]:
-        """What the store keeps of the options (the grace, the pause and the pace are the server's)."""
+        """What the store keeps of the options (the waits are the server's)."""
         return {
             "rules": msgspec.to_builtins(rules_to_wire(self.rules)), "clock": msgspec.to_builtins(self.clock),
             "seed": self.seed, "bot_chat": self.bot_chat, "rated": self.rated, "invite": self.invite,
         }
 
 
-def options_from_saved(
-    name: str, data: dict[str, Any], reconnect_grace: float, bot_table_pause: float, bot_table_pace: float
-) -> TableOptions:
-    """The options :meth:`TableOptions.saved` wrote, with the server's grace, pause and pace."""
+def options_from_saved(name: str, data: dict[str, Any], waits: Waits) -> TableOptions:
+    """The options :meth:`TableOptions.saved` wrote, with the server's waits."""
     return TableOptions(
         name=name,
         rules=rules_from_wire(msgspec.convert(data["rules"], WireRules)),
         clock=msgspec.convert(data["clock"], Clock),
         seed=data["seed"],
         bot_chat=data["bot_chat"],
-        reconnect_grace=reconnect_grace,
-        bot_table_pause=bot_table_pause,
-        bot_table_pace=bot_table_pace,
+        waits=waits,
         rated=data["rated"],
         invite=data["invite"],
     )

@@ -223,7 +223,7 @@ class Table:
             return
         seat.peer = None
         loop = asyncio.get_running_loop()
-        seat.grace = loop.call_later(self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash)
+        seat.grace = loop.call_later(self.options.waits.reconnect_grace, self._grace_over, seat.index, seat.token_hash)
         log.info("seat_dropped", table=self.id, seat=seat.index, name=seat.name)
         self._changed()
 
@@ -327,7 +327,7 @@ class Table:
         for seat in self.seats:
             if seat.kind in {"human", "bot"}:
                 seat.grace = loop.call_later(
-                    self.options.reconnect_grace, self._grace_over, seat.index, seat.token_hash
+                    self.options.waits.reconnect_grace, self._grace_over, seat.index, seat.token_hash
                 )
         self._guard(self._advance)
 
@@ -441,7 +441,7 @@ class Table:
     def _play_on_soon(self) -> None:
         """A finished table of built-in bots only, now watched, deals again after the pause."""
         if self._rematch is None and not self.playing and self._only_bots_watched():
-            self._rematch = asyncio.get_running_loop().call_later(self.options.bot_table_pause, self._play_on)
+            self._rematch = asyncio.get_running_loop().call_later(self.options.waits.bot_table_pause, self._play_on)
 
     def _play_on(self) -> None:
         self._rematch = None
@@ -474,7 +474,7 @@ class Table:
                 return
             action = finished.result()
             if self._only_bots_watched():  # at a pace spectators can follow
-                wait = asked + self.options.bot_table_pace - loop.time()
+                wait = asked + self.options.waits.bot_table_pace - loop.time()
                 if wait > 0:
                     pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index)
                     return
