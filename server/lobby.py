@@ -47,7 +47,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import Store
+from setback.server.store import Store, token_hash
 from setback.server.table import Table
 
 log = structlog.get_logger("setback.lobby")
@@ -89,7 +89,8 @@ class Lobby:
         peer.name = name
         peer.kind = hello.kind
         peer.events = hello.events
-        held = hello.token is not None and any(t.holds(hello.token) for t in self.tables.values())
+        hashed = token_hash(hello.token) if hello.token else None  # once, not once a table
+        held = hashed is not None and any(t.holds(hashed) for t in self.tables.values())
         peer.token = hello.token if held and hello.token else secrets.token_urlsafe(18)
         self.peers.add(peer)
         self.browsing.add(peer)
@@ -103,8 +104,9 @@ class Lobby:
         if not token:
             return
         if token == peer.token:
+            hashed = token_hash(token)
             for table in self.tables.values():
-                seat = table.reclaim(peer, token)
+                seat = table.reclaim(peer, hashed)
                 if seat is not None:
                     self._place(peer, table)
                     peer.send(Joined(table=table.id, seat=seat.index, token=token))

@@ -110,9 +110,8 @@ class Table:
 
     # -- seats --------------------------------------------------------------------------
 
-    def holds(self, token: str) -> bool:
-        """Whether a seat here is held for ``token``."""
-        hashed = token_hash(token)
+    def holds(self, hashed: str) -> bool:
+        """Whether a seat here is held for the token whose :func:`token_hash` is ``hashed``."""
         return any(s.token_hash == hashed for s in self.seats)
 
     def chat(self, message: ServerMessage) -> None:
@@ -238,10 +237,9 @@ class Table:
             self._empty(seat)
         self._changed()
 
-    def reclaim(self, peer: Peer, token: str) -> Seat | None:
-        """Give ``peer`` back the seat held for ``token`` (then call :meth:`resume`)."""
-        hashed = token_hash(token)
-        seat = next((s for s in self.seats if s.token_hash is not None and s.token_hash == hashed), None)
+    def reclaim(self, peer: Peer, hashed: str) -> Seat | None:
+        """Give ``peer`` back the seat held for the token hashed ``hashed`` (then call :meth:`resume`)."""
+        seat = next((s for s in self.seats if s.token_hash == hashed), None)
         if seat is None:
             return None
         if seat.grace is not None:
