@@ -442,6 +442,8 @@ class TableClosed(ServerBase, tag="table_closed", kw_only=True):
 
 
 class Chat(ServerBase, tag="chat", kw_only=True):
+    id: RequestId = None
+    """Only in the sender's own copy: the id of its ``chat`` request (since 1.1)."""
     scope: Literal["table", "lobby"]
     table: str | None
     sender: str

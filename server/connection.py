@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING, Literal, cast
 import structlog
 
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
-from setback.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage, ServerPing, ServerPong
+from setback.protocol.messages import (
+    Act,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    RequestId,
+    ServerMessage,
+    ServerPing,
+    ServerPong,
+)
 from setback.server.seats import RefusedError
 
 if TYPE_CHECKING:
@@ -82,20 +92,20 @@ class Connection(asyncio.Protocol):
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            if line.strip() and self._within_rate():  # a blank line is ignored
+            if line.strip() and self._within_rate(error.id):  # a blank line is ignored
                 self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
             return
         if not self.greeted:
-            if self._within_rate():
+            if self._within_rate(message.id):
                 self._before_hello(message)
             return
         act = type(message) is Act
-        if not act and not self._within_rate():
+        if not act and not self._within_rate(message.id):
             return
         try:
             refused = self.server.lobby.handle(self, message)
             if refused and act:
-                self._within_rate()
+                self._within_rate(message.id)
         except Exception:
             log.exception("request_failed", peer=self.address, type=type(message).__name__)
             failed = "the server failed on this request; it is logged"
@@ -117,15 +127,16 @@ class Connection(asyncio.Protocol):
             if refusal.code in FATAL:
                 self.fatal(refusal.code, refusal.message, message.id)
             else:
-                self.send(Error(id=message.id, code=refusal.code, message=refusal.message))
+                self.send(Error(id=message.id, code=refusal.code, message=refusal.message, path=refusal.path))
             return
         self.greeted = True
         self.send(welcome)
         log.info("greeted", peer=self.address, name=self.name, kind=self.kind)
-        self.server.lobby.after_welcome(self, message.token)
+        self.server.lobby.after_welcome(self, message)
 
-    def _within_rate(self) -> bool:
-        """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``."""
+    def _within_rate(self, request: RequestId) -> bool:
+        """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``.
+        ``request``: the id of the message being counted, for the error if it is dropped."""
         now = time.monotonic()
         config = self.config
         self._allowance = min(
@@ -142,7 +153,7 @@ class Connection(asyncio.Protocol):
             self.fatal(Code.RATE_LIMITED, "too many messages for too long")
         elif now - self._last_rate_error >= 1.0:
             self._last_rate_error = now
-            self.send(Error(code=Code.RATE_LIMITED, message="too many messages: dropped"))
+            self.send(Error(id=request, code=Code.RATE_LIMITED, message="too many messages: dropped"))
         return False
 
     # -- Peer ------------------------------------------------------------------------------------

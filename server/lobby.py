@@ -22,6 +22,7 @@ from setback.protocol.messages import (
     AddBot,
     Chat,
     ClientMessage,
+    Clock,
     CreateTable,
     Error,
     Hello,
@@ -34,6 +35,7 @@ from setback.protocol.messages import (
     Ping,
     Pong,
     Ready,
+    RequestId,
     SendChat,
     ServerPong,
     Spectate,
@@ -85,7 +87,7 @@ class Lobby:
         name = hello.name.strip()
         if not name or len(name) > self.config.max_name_chars or not name.isprintable():
             limit = self.config.max_name_chars
-            raise RefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters")
+            raise RefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters", "$.name")
         peer.name = name
         peer.kind = hello.kind
         peer.events = hello.events
@@ -99,8 +101,9 @@ class Lobby:
             limits=self.config.limits(), capabilities=CAPABILITIES, bots=sorted(BUILTIN),
         )
 
-    def after_welcome(self, peer: Peer, token: str | None) -> None:
+    def after_welcome(self, peer: Peer, hello: Hello) -> None:
         """Once the welcome is sent: put a returning player back in its seat, or say the token is dead."""
+        token = hello.token
         if not token:
             return
         if token == peer.token:
@@ -113,7 +116,8 @@ class Lobby:
                     table.resume(peer, seat)
                     log.info("reconnected", table=table.id, seat=seat.index, name=peer.name)
                     return
-        peer.send(Error(code=Code.BAD_TOKEN, message="that token holds no seat; you are in the lobby with a new one"))
+        dead = "that token holds no seat; you are in the lobby with a new one"
+        peer.send(Error(id=hello.id, code=Code.BAD_TOKEN, message=dead))
 
     def drop(self, peer: Peer) -> None:
         """The peer's connection is gone."""
@@ -134,7 +138,7 @@ class Lobby:
             else:
                 self._dispatch(peer, message)
         except RefusedError as exc:
-            peer.send(Error(id=message.id, code=exc.code, message=exc.message))
+            peer.send(Error(id=message.id, code=exc.code, message=exc.message, path=exc.path))
             return True
         return False
 
@@ -194,35 +198,50 @@ class Lobby:
             rules = rules_from_wire(message.rules)
         except ValueError as exc:
             raise RefusedError(Code.BAD_RULES, str(exc)) from None
-        seconds = message.clock.decision_seconds
-        if seconds is not None and not 0.01 <= seconds <= 3600:
-            raise RefusedError(Code.BAD_RULES, "decision_seconds is 0.01 to 3600, or null for no clock")
-        unknown = [b for b in message.bots if b not in BUILTIN]
-        if unknown or len(message.bots) > rules.players:
-            raise RefusedError(Code.UNKNOWN_BOT, f"cannot seat bots {message.bots} at {rules.players} seats")
+        self._check_clock(message.clock)
+        if message.rated and message.seed is not None:
+            seeded = "a seeded table cannot be rated: whoever chose the seed can know the deals"
+            raise RefusedError(Code.BAD_RULES, seeded)
+        unknown = sorted({b for b in message.bots if b not in BUILTIN})
+        if unknown:
+            known = ", ".join(sorted(BUILTIN))
+            raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {', '.join(map(repr, unknown))}; try one of {known}")
+        if len(message.bots) > rules.players:
+            raise RefusedError(Code.TABLE_FULL, f"{len(message.bots)} bots do not fit at {rules.players} seats")
+        name = (message.name or "").strip()
+        limit = self.config.max_name_chars
+        if len(name) > limit or not name.isprintable():
+            raise RefusedError(Code.INVALID_FIELD, f"a table name is up to {limit} printable characters", "$.name")
         number = next(self._ids)
         table_id = f"t{number}"
-        name = (message.name or table_id).strip()[: self.config.max_name_chars] or table_id
         options = TableOptions(
-            name=name, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
+            name=name or table_id, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
             waits=self._waits(), rated=message.rated,
             invite=secrets.token_urlsafe(6) if message.private else None,
         )
-        table = self._table_for(table_id, options)
-        self.store.save_table(table_id, number, name, options.saved())
-        for bot in message.bots:
+        table = self._new_table(table_id, options)
+        self.store.save_table(table_id, number, options.name, options.saved())
+        for bot in message.bots:  # before the lobby knows the table: it hears of it once, complete
             table.add_bot(bot, None)
+        self.tables[table_id] = table
         log.info("table_created", table=table_id, rules=str(rules), seeded=message.seed is not None)
         return table
+
+    @staticmethod
+    def _check_clock(clock: Clock) -> None:
+        seconds = clock.decision_seconds
+        if seconds is not None and not 0.01 <= seconds <= 3600:
+            raise RefusedError(Code.BAD_RULES, "decision_seconds is 0.01 to 3600, or null for no clock")
+        if clock.bot_after_timeouts is not None and clock.bot_after_timeouts < 1:
+            raise RefusedError(Code.BAD_RULES, "bot_after_timeouts is at least 1, or null for never")
 
     def _waits(self) -> Waits:
         config = self.config
         return Waits(config.reconnect_grace, config.bot_table_pause, config.bot_table_pace)
 
-    def _table_for(self, table_id: str, options: TableOptions) -> Table:
-        table = Table(table_id, options, self._changed, self.store, self._game_over)
-        self.tables[table_id] = table
-        return table
+    def _new_table(self, table_id: str, options: TableOptions) -> Table:
+        """A table the lobby will hear from once it is in :attr:`tables`."""
+        return Table(table_id, options, self._changed, self.store, self._game_over)
 
     def _table(self, table_id: str, invite: str | None = None, check_invite: bool = False) -> Table:
         table = self.tables.get(table_id)
@@ -237,7 +256,7 @@ class Lobby:
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
             options = options_from_saved(row.name, row.options, self._waits())
-            table = self._table_for(row.id, options)
+            table = self.tables[row.id] = self._new_table(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
 
@@ -266,26 +285,30 @@ class Lobby:
             raise RefusedError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
         return self._table(table_id, invite, check_invite=True)
 
-    def _chat(self, peer: Peer, request: object, text: str, scope: str) -> None:
+    def _chat(self, peer: Peer, request: RequestId, text: str, scope: str) -> None:
         text = text.strip()
         if not text or len(text) > self.config.max_chat_chars or not text.isprintable():
             raise RefusedError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
         if scope == "lobby":
             self.store.add_chat(None, "lobby", peer.name, text)
-            message = Chat(scope="lobby", table=None, sender=peer.name, text=text)
+            line = encode(Chat(scope="lobby", table=None, sender=peer.name, text=text))
             for other in self.peers:
-                other.send(message)
+                if other is not peer:
+                    other.send_line(line)
+            peer.send(Chat(id=request, scope="lobby", table=None, sender=peer.name, text=text))
             return
         table = self._table_of(peer)
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
             raise RefusedError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
         self.store.add_chat(table.id, "table", peer.name, text)
-        table.chat(Chat(scope="table", table=table.id, sender=peer.name, text=text))
+        table.chat(peer, request, text)
 
     # -- what the lobby sees ------------------------------------------------------------------------
 
     def _changed(self, table: Table) -> None:
         """Tell the lobby, and everyone at the table, what the table looks like now."""
+        if self.tables.get(table.id) is not table:
+            return  # being made (or gone): nobody is to hear of it yet
         if table.visited and not table.playing and table.is_abandoned():
             self._tidy(table)
             return

@@ -23,11 +23,13 @@ from setback.engine import Action, Event, Game, HandDealt, HandScored, parse_act
 from setback.protocol import Code, encode
 from setback.protocol.convert import ACTION_TEXT, event_to_wire, outcome_to_wire, rules_to_wire
 from setback.protocol.messages import (
+    Chat,
     DecisionClock,
     Error,
     EventMessage,
     GameOver,
     GameStarted,
+    RequestId,
     ServerMessage,
     Snapshot,
     TableInfo,
@@ -114,8 +116,13 @@ class Table:
         """Whether a seat here is held for the token whose :func:`token_hash` is ``hashed``."""
         return any(s.token_hash == hashed for s in self.seats)
 
-    def chat(self, message: ServerMessage) -> None:
-        self._broadcast(message)
+    def chat(self, sender: Peer, request: RequestId, text: str) -> None:
+        """Everyone at the table hears ``sender``; its own copy answers its request ``request``."""
+        line = encode(Chat(scope="table", table=self.id, sender=sender.name, text=text))
+        for peer, _ in self._recipients():
+            if peer is not sender:
+                peer.send_line(line)
+        sender.send(Chat(id=request, scope="table", table=self.id, sender=sender.name, text=text))
 
     def seat_of(self, peer: Peer) -> Seat | None:
         return next((s for s in self.seats if s.peer is peer), None)
@@ -156,7 +163,7 @@ class Table:
             raise RefusedError(Code.GAME_IN_PROGRESS, "a game is being played; spectate or wait for it to end")
         if seat is not None:
             if not 0 <= seat < len(self.seats):
-                raise RefusedError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}")
+                raise RefusedError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}", "$.seat")
             if self.seats[seat].taken:
                 raise RefusedError(Code.SEAT_TAKEN, f"seat {seat} is taken")
             return self.seats[seat]

@@ -12,7 +12,7 @@ from test_server_errors import greeted
 from wire import RawClient, play_until_over, running_server
 
 from setback.client.link import Address, ServerLink, tls_context
-from setback.protocol import Code
+from setback.protocol import PROTOCOL_VERSION, Code
 from setback.protocol.messages import Act, CreateTable, Decide, EventMessage, GameWonEvent, Join, WireRules
 
 
@@ -48,7 +48,7 @@ async def test_tls_server_and_client(tmp_path: Path) -> None:
             await plain.read(timeout=2)
         await plain.close()
         again = ServerLink(Address("127.0.0.1", server.port), "again", tls=tls_context(verify=False))
-        assert (await again.connect()).version == "1.0"
+        assert (await again.connect()).version == PROTOCOL_VERSION
         await again.close()
     assert isinstance(tls_context(str(ca_file)), ssl.SSLContext)
 

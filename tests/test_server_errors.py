@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from wire import RawClient, running_server
 
-from setback.protocol import Code
+from setback.protocol import PROTOCOL_VERSION, Code
 
 
 async def greeted(port: int, name: str = "tester", **extra: Any) -> RawClient:
@@ -68,12 +68,13 @@ async def test_incompatible_version_is_refused_and_closed() -> None:
         assert await client.closed()
 
 
-async def test_a_newer_minor_version_is_welcomed_with_ours() -> None:
+@pytest.mark.parametrize("version", ["1.0", "1.9"])
+async def test_an_older_or_newer_minor_version_is_welcomed_with_ours(version: str) -> None:
     async with running_server() as server:
         client = await RawClient.connect(server.port)
-        await client.send(type="hello", version="1.9", name="newer", extra_field_from_the_future=True)
+        await client.send(type="hello", version=version, name="other", extra_field_from_the_future=True)
         welcome = await client.expect("welcome")
-        assert welcome["version"] == "1.0"
+        assert welcome["version"] == PROTOCOL_VERSION != version
         assert welcome["limits"]["max_line_bytes"] == server.config.max_line_bytes
         await client.close()
 
@@ -116,10 +117,10 @@ async def test_wrong_token_cannot_take_a_seat() -> None:
         await owner.send(type="join", id=2, table=table, seat=0)
         await owner.expect("joined")
         thief = await RawClient.connect(server.port)
-        await thief.send(type="hello", version="1.0", name="thief", token="not-the-token")
-        welcome = await thief.expect("welcome")
+        await thief.send(type="hello", id="h", version="1.0", name="thief", token="not-the-token")
+        welcome = await thief.expect("welcome", id="h")
         assert welcome["token"] != "not-the-token"
-        assert (await thief.expect("error"))["code"] == Code.BAD_TOKEN
+        assert (await thief.expect("error", id="h"))["code"] == Code.BAD_TOKEN
         await thief.send(type="join", id=3, table=table, seat=0)
         assert (await thief.expect("error", id=3))["code"] == Code.SEAT_TAKEN
         await owner.close()
@@ -136,6 +137,20 @@ async def test_table_and_seat_errors() -> None:
         assert (await a.expect("error", id=2))["code"] == Code.BAD_RULES
         await a.send(type="create_table", id=3, rules={"players": 2}, bots=["grandmaster"])
         assert (await a.expect("error", id=3))["code"] == Code.UNKNOWN_BOT
+        await a.send(type="create_table", id=3, rules={"players": 2}, bots=["random"] * 3)
+        assert (await a.expect("error", id=3))["code"] == Code.TABLE_FULL
+        for clock in ({"bot_after_timeouts": 0}, {"bot_after_timeouts": -1}, {"decision_seconds": 0}):
+            await a.send(type="create_table", id=3, clock=clock)
+            assert (await a.expect("error", id=3))["code"] == Code.BAD_RULES
+        await a.send(type="create_table", id=3, seed=7, rated=True)
+        assert (await a.expect("error", id=3))["code"] == Code.BAD_RULES
+        for name in ("x" * 41, "tab\there"):
+            await a.send(type="create_table", id=3, name=name)
+            refused = await a.expect("error", id=3)
+            assert (refused["code"], refused["path"]) == (Code.INVALID_FIELD, "$.name")
+        await a.send(type="create_table", id=3, name=" ", rules={"players": 2})
+        unnamed = (await a.expect("table", id=3))["table"]
+        assert unnamed["name"] == unnamed["table"]  # no name: the table's id
         await a.send(type="create_table", id=4, rules={"players": 2})
         table = (await a.expect("table", id=4))["table"]["table"]
         await a.send(type="ready", id=5)
@@ -145,7 +160,8 @@ async def test_table_and_seat_errors() -> None:
         await a.send(type="join", id=7, table=table, seat=1)
         assert (await a.expect("error", id=7))["code"] == Code.ALREADY_SEATED
         await b.send(type="join", id=8, table=table, seat=5)
-        assert (await b.expect("error", id=8))["code"] == Code.INVALID_FIELD
+        refused = await b.expect("error", id=8)
+        assert (refused["code"], refused["path"]) == (Code.INVALID_FIELD, "$.seat")
         await b.send(type="add_bot", id=9, table=table, bot="random")
         await b.expect("ok", id=9)
         await b.send(type="join", id=10, table=table)
@@ -235,9 +251,26 @@ async def test_bots_may_be_barred_from_chat_during_a_hand() -> None:
         assert (await a.expect("error", id=41))["code"] == Code.BAD_CHAT
         await a.send(type="chat", id=42, scope="lobby", text="hello lobby")
         chat = await b.expect("chat")
-        assert (chat["sender"], chat["text"], chat["scope"]) == ("a", "hello lobby", "lobby")
+        assert (chat["sender"], chat["text"], chat["scope"], chat["id"]) == ("a", "hello lobby", "lobby", None)
+        assert (await a.expect("chat", id=42))["text"] == "hello lobby"  # the sender's copy answers it
         await a.close()
         await b.close()
+
+
+async def test_table_chat_reaches_the_table_and_answers_the_sender() -> None:
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port, bot_chat=True)
+        lobby = await greeted(server.port, "elsewhere")
+        await b.send(type="chat", id="c1", text="well played")
+        mine = await b.expect("chat", id="c1")
+        theirs = await a.expect("chat")
+        assert mine["table"] == theirs["table"] == table and theirs["id"] is None
+        assert theirs["sender"] == "b" and theirs["text"] == "well played"
+        await lobby.send(type="ping", id="p", nonce=1)
+        await lobby.expect("pong", id="p")
+        assert not any(m["type"] == "chat" for m in lobby.received)
+        for client in (a, b, lobby):
+            await client.close()
 
 
 async def test_server_full_refuses_more_connections() -> None:
@@ -255,8 +288,10 @@ async def test_server_full_refuses_more_connections() -> None:
 async def test_message_flood_is_rate_limited_then_closed() -> None:
     async with running_server(max_messages_per_second=50, message_burst=20, flood_close_after=200) as server:
         client = await greeted(server.port, "flooder")
-        await client.send_raw(b'{"type": "ping"}\n' * 1000)
+        await client.send_raw(b''.join(b'{"type": "ping", "id": %d}\n' % i for i in range(1000)))
         error = await client.expect("error")
         assert error["code"] == Code.RATE_LIMITED and not error["fatal"]
+        answered = {m["id"] for m in client.received if m["type"] == "pong"}
+        assert len(answered) < 20 and error["id"] == len(answered)  # the first ping dropped, after the burst
         assert await client.closed()
         assert any(m.get("code") == Code.RATE_LIMITED and m.get("fatal") for m in client.received)

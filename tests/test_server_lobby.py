@@ -57,3 +57,21 @@ async def test_table_updates_reach_the_lobby_and_the_table_only() -> None:
         assert not [m for m in elsewhere.received[heard_before:] if m["type"] == "table_closed"]
         for client in (browser, host, guest, elsewhere):
             await client.close()
+
+
+async def test_a_table_made_with_bots_is_announced_once_complete() -> None:
+    async with running_server() as server:
+        browser, host = [await RawClient.connect(server.port) for _ in range(2)]
+        await browser.hello("browser", kind="human")
+        await host.hello("host", kind="human")
+        await host.send(type="create_table", id=1, rules={"players": 4}, bots=["random", "heuristic", "random"])
+        reply = (await host.expect("table", id=1))["table"]
+        assert [s["kind"] for s in reply["seats"]] == ["builtin", "builtin", "builtin", "empty"]
+        await settled(browser, 1)
+        await settled(host, 2)
+        for client in (browser, host):
+            heard = updates_of(client, reply["table"])
+            assert heard, "the lobby hears of the new table"
+            assert all(u["seats"] == reply["seats"] for u in heard), "never a half-made table"
+        for client in (browser, host):
+            await client.close()
