@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from setback.benchmarks import positive_seconds
 from setback.engine import GameState, Rules
 
 
@@ -97,13 +98,13 @@ def run(seconds: float = 6.0, rounds: int = 6, seed: int = 1) -> dict[str, Any]:
             "ratio_setback_over_openspiel": round(ours.rate / theirs.rate, 3),
         }
     else:
-        result["openspiel"] = "not installed (pip install 'setback[bench]')"
+        result["openspiel"] = "not installed (pip install 'setback[bench]'; in a checkout: pip install -e '.[bench]')"
     return result
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="setback bench engine", description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=6.0, help="total time to measure (default 6)")
+    parser.add_argument("--seconds", type=positive_seconds, default=6.0, help="total time to measure (default 6)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     result = run(args.seconds)

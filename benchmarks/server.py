@@ -34,6 +34,7 @@ from typing import Any
 
 import msgspec
 
+from setback.benchmarks import positive_seconds
 from setback.protocol import MAX_SERVER_LINE_BYTES
 
 HELLO = b'{"type":"hello","version":"1.0","name":"bench","kind":"bot","events":false}\n'
@@ -307,15 +308,30 @@ def run(table_counts: list[int], hold: int, seconds: float) -> dict[str, Any]:
     return {"benchmark": "server", "seconds": seconds, "rows": rows, "hold": held}
 
 
+def table_counts(text: str) -> list[int]:
+    """An argparse type: table counts separated by commas, each at least 1."""
+    try:
+        counts = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"table counts are whole numbers separated by commas, not {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"table counts are at least 1: {text!r}")
+    return counts
+
+
 def _micros(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}us"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="setback bench server", description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", default="1,50,250", help="table counts to measure (default 1,50,250)")
-    parser.add_argument("--hold", type=int, default=500, help="tables to hold for the memory and error check")
-    parser.add_argument("--seconds", type=float, default=5.0, help="measuring time per run (default 5)")
+    parser.add_argument(
+        "--tables", type=table_counts, default=[1, 50, 250], help="table counts to measure (default 1,50,250)"
+    )
+    parser.add_argument(
+        "--hold", type=int, default=500, help="tables to hold for the memory and error check (default 500; 0: none)"
+    )
+    parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="measuring time per run (default 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--serve", choices=["setback", "echo"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -323,7 +339,7 @@ def main(argv: list[str] | None = None) -> None:
         _serve(args.serve)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    result = run([int(t) for t in args.tables.split(",") if t], args.hold, args.seconds)
+    result = run(args.tables, max(0, args.hold), args.seconds)
     if args.json:
         print(json.dumps(result))
         return

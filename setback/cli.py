@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -17,6 +19,61 @@ from rich.table import Table
 from setback import __version__, logs
 from setback.engine import TARGETS, Rules
 from setback.protocol import DEFAULT_PORT
+
+
+class CommandFailedError(Exception):
+    """A command could not do its job for a reason the user can act on: one line on stderr, exit 1."""
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number, at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {number}")
+    return number
+
+
+def server_address(text: str) -> str:
+    """An argparse type: ``HOST[:PORT]`` (``[V6]:PORT`` for IPv6) with a port that is a port."""
+    if text.startswith("["):
+        rest = text.partition("]")[2]
+        port = rest[1:] if rest.startswith(":") else None
+    else:
+        host, colon, port_text = text.rpartition(":")
+        port = port_text if colon and host.count(":") == 0 else None  # a bare IPv6 address has no port
+    if port is not None:
+        port_number(port)
+    return text
+
+
+def explain(exc: BaseException) -> str:
+    """One line for an error a command met: what happened, and what to try when we know."""
+    import ssl
+
+    if isinstance(exc, ConnectionRefusedError):
+        return f"{exc.strerror or exc} (is a server running there?)"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS: {exc.reason or exc}"
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"the records file cannot be used: {exc} (is --db a server's SQLite file?)"
+    if isinstance(exc, OSError) and exc.strerror:
+        where = exc.filename if exc.filename is not None else None
+        return f"{exc.strerror}: {where}" if where else exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,9 +132,14 @@ def cmd_new_bot(args: argparse.Namespace) -> int:
     return run_new_bot_command(args)
 
 
+BENCHMARKS = ("engine", "server")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     import importlib
 
+    if args.name is None:
+        raise ValueError(f"name a benchmark: {' or '.join(BENCHMARKS)}")
     module = importlib.import_module(f"setback.benchmarks.{args.name}")
     module.main(args.rest)
     return 0
@@ -87,15 +149,24 @@ def cmd_bot(args: argparse.Namespace) -> int:
     import asyncio
 
     from setback.bots.registry import bot_factory
-    from setback.bots.remote import Seating, play_remote
-    from setback.client.link import Address, ServerLink, tls_context
+    from setback.bots.remote import Seating, SeatRefusedError, play_remote
+    from setback.client.link import Address, LinkClosedError, ServerLink, tls_context
+    from setback.client.link import RefusedError as LinkRefusedError
 
     make = bot_factory(args.spec)
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     link = ServerLink(Address.parse(args.server), args.name or args.spec, kind="bot", password=args.password, tls=tls)
     seating = Seating(args.table, args.seat, args.invite)
     limit = args.decision_ms / 1000 if args.decision_ms else None
-    played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit))
+    try:
+        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit))
+    except SeatRefusedError as exc:
+        raise CommandFailedError(f"the server refused the seat: {exc}") from None
+    except LinkRefusedError as exc:
+        raise CommandFailedError(f"the server refused the hello: {exc}") from None
+    except LinkClosedError as exc:
+        hint = "" if tls or exc.goodbye else " (if it serves TLS, add --tls)"
+        raise CommandFailedError(f"{args.server}: {exc.reason}{hint}") from None
     log = structlog.get_logger("setback.bot")
     log.info("done", games=played)
     return 0
@@ -129,7 +200,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ValueError(
             "--max-connections is at least 1; --reconnect-grace, --bot-table-pause and --bot-table-pace at least 0"
         )
-    run(config, advertise=not args.no_advertise)
+    for pem in (args.tls_cert, args.tls_key):
+        if pem and not Path(pem).is_file():
+            raise ValueError(f"no file {pem}")
+    try:
+        run(config, advertise=not args.no_advertise)
+    except socket.gaierror as exc:
+        raise CommandFailedError(f"--host {args.host}: {exc.strerror}") from None
     return 0
 
 
@@ -182,6 +259,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     store = _store(args)
     if args.all:
         rows = list(reversed(store.finished_games()))
+        if args.game_id is not None:
+            raise ValueError("name a GAME_ID or --all, not both")
     elif args.game_id is not None:
         row = store.game(args.game_id)
         if row is None:
@@ -262,7 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bot = command("bot", cmd_bot, "play a bot at a table of a running server")
     bot.add_argument("spec", metavar="BOT", help="random, heuristic, search, path/to/file.py:Class or module:Class")
-    bot.add_argument("--server", default=f"127.0.0.1:{DEFAULT_PORT}", help="HOST[:PORT] (default: this computer)")
+    bot.add_argument(
+        "--server", type=server_address, default=f"127.0.0.1:{DEFAULT_PORT}",
+        help="HOST[:PORT] (default: this computer)",
+    )
     bot.add_argument("--table", required=True, help="the table to join (setback's lobby lists them)")
     bot.add_argument("--seat", type=int, help="the seat to take (default: the lowest free one)")
     bot.add_argument("--invite", help="a private table's invite code")
@@ -283,7 +365,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = command("serve", cmd_serve, "run the LAN game server")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    serve.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0: any free one)"
+    )
     serve.add_argument("--name", default="setback", help="the server's name, shown to clients")
     serve.add_argument("--password", help="clients must give this password in their hello")
     serve.add_argument("--max-connections", type=int, default=4096, help="connections held at most")
@@ -313,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     history = with_db(command("history", cmd_history, "list the finished games a server recorded"))
-    history.add_argument("--limit", type=int, default=50, help="newest N games (default 50)")
+    history.add_argument("--limit", type=at_least_one, default=50, help="newest N games (default 50)")
     history.add_argument("--json", action="store_true", help="print them as JSON")
     replay = with_db(command("replay", cmd_replay, "tell a recorded game hand by hand"))
     replay.add_argument("game_id", type=int, metavar="GAME_ID")
@@ -329,8 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
     new_bot.add_argument("--dir", default=".", help="where to write it (default: here)")
 
     bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
-    bench.add_argument("name", choices=["engine", "server"], help="which benchmark")
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="the benchmark's options (--seconds, --json)")
+    bench.add_argument("name", nargs="?", choices=BENCHMARKS, metavar="BENCHMARK", help=" or ".join(BENCHMARKS))
+    bench.add_argument(
+        "rest", nargs=argparse.REMAINDER, metavar="...", help="the benchmark's options: setback bench BENCHMARK --help"
+    )
     return parser
 
 
@@ -343,9 +429,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except BrokenPipeError:
         sys.stderr.close()
         code = 0
-    except ValueError as exc:
+    except ValueError as exc:  # the command was asked for something it cannot be
         print(f"setback {args.command}: {exc}", file=sys.stderr)
         code = 2
+    except (CommandFailedError, OSError, sqlite3.Error) as exc:  # the world was not as the command needed
+        print(f"setback {args.command}: {explain(exc)}", file=sys.stderr)
+        code = 1
     except KeyboardInterrupt:
         code = 130
     sys.exit(code)

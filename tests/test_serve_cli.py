@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from wire import RawClient, play_until_over
+from wire import RawClient, play_until_over, running_server
 
 from setback.cli import main
+from setback.server.store import Store
 
 
 def free_port() -> int:
@@ -72,3 +73,52 @@ def test_serve_refuses_settings_out_of_range(capsys: pytest.CaptureFixture[str])
             main(["serve", "--db", ":memory:", "--no-advertise", *flags])
         assert exit_.value.code == 2
         assert "at least" in capsys.readouterr().err
+
+
+def run_setback(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "setback", *args], capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def test_mistakes_and_failures_are_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """What a user gets wrong (status 2) or the world refuses (status 1): one line on stderr each."""
+    junk = tmp_path / "notes.txt"
+    junk.write_text("not a database\n")
+    records = tmp_path / "records.sqlite3"
+    Store(str(records)).close()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = str(taken.getsockname()[1])
+        cases = [
+            (("serve", "--port", "99999", "--db", ":memory:", "--no-advertise"), 2, "65535"),
+            (("serve", "--host", "127.0.0.1", "--port", busy, "--db", ":memory:", "--no-advertise"), 1,
+             "address already in use"),
+            (("serve", "--port", "0", "--db", str(junk), "--no-advertise"), 1, "not a database"),
+            (("serve", "--tls-cert", str(tmp_path / "no.pem"), "--tls-key", str(tmp_path / "no.pem")), 2, "no file"),
+            (("history", "--db", str(junk)), 1, "not a database"),
+            (("history", "--limit", "-1"), 2, "at least 1"),
+            (("export", "1", "--all", "--db", str(records)), 2, "not both"),
+            (("export", "--all", "--db", str(records), "--out", str(tmp_path / "no" / "x.jsonl")), 1,
+             "No such file or directory"),
+            (("bot", "random", "--server", "127.0.0.1:notaport", "--table", "t1"), 2, "a port is a number"),
+            (("bot", "random", "--server", f"127.0.0.1:{free_port()}", "--table", "t1"), 1, "is a server running"),
+            (("bench",), 2, "name a benchmark"),
+            (("bench", "server", "--tables", "x"), 2, "table counts"),
+        ]
+        for args, status, words in cases:
+            done = run_setback(*args)
+            assert done.returncode == status, (args, done.stderr)
+            assert "Traceback" not in done.stderr, (args, done.stderr)
+            assert words in done.stderr.splitlines()[-1], (args, done.stderr)
+
+
+async def test_a_bot_refused_its_seat_says_so_in_one_line() -> None:
+    async with running_server() as server:
+        done = await asyncio.to_thread(
+            run_setback, "bot", "random", "--server", f"127.0.0.1:{server.port}", "--table", "t404"
+        )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "refused the seat: no_such_table" in done.stderr.splitlines()[-1]
