@@ -72,6 +72,8 @@ class CreateTable(ClientBase, tag="create_table", kw_only=True):
     """Games here count towards the players' ratings (never at a seeded table)."""
     private: bool = False
     """Joining or watching needs the invite code the server gives in the reply."""
+    spectate: bool = False
+    """Watch the table from the start: ``spectating`` follows the reply, before any game (since 1.1)."""
 
 
 class Join(ClientBase, tag="join", kw_only=True):

@@ -147,10 +147,14 @@ class Lobby:
             case ListTables():
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
             case CreateTable():
+                if message.spectate:
+                    self._check_vacant(peer)
                 table = self._create(message)
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
+                if message.spectate:  # watching before a table of bots can deal
+                    self._watch(peer, table, message.id)
                 self._changed(table)
                 table.start_if_ready()
             case Join(table=table_id, seat=seat, ready=ready, invite=invite):
@@ -161,10 +165,7 @@ class Lobby:
                 table.send_snapshot(peer, taken.index)
                 table.start_if_ready()
             case Spectate(table=table_id, invite=invite):
-                table = self._vacant_peer(peer, table_id, invite)
-                self._place(peer, table)
-                peer.send(Spectating(id=message.id, table=table.id))
-                table.spectate(peer)
+                self._watch(peer, self._vacant_peer(peer, table_id, invite), message.id)
             case Leave():
                 table = self._table_of(peer)
                 del self.where[peer]
@@ -281,9 +282,17 @@ class Lobby:
         return table
 
     def _vacant_peer(self, peer: Peer, table_id: str, invite: str | None) -> Table:
+        self._check_vacant(peer)
+        return self._table(table_id, invite, check_invite=True)
+
+    def _check_vacant(self, peer: Peer) -> None:
         if peer in self.where:
             raise RefusedError(Code.ALREADY_SEATED, f"you are at table {self.where[peer].id}; leave it first")
-        return self._table(table_id, invite, check_invite=True)
+
+    def _watch(self, peer: Peer, table: Table, request: RequestId) -> None:
+        self._place(peer, table)
+        peer.send(Spectating(id=request, table=table.id))
+        table.spectate(peer)
 
     def _chat(self, peer: Peer, request: RequestId, text: str, scope: str) -> None:
         text = text.strip()

@@ -167,3 +167,27 @@ async def test_a_watched_table_of_built_in_bots_plays_at_a_pace_to_follow() -> N
         assert table_id in server.lobby.tables
         await host.close()
         await watcher.close()
+
+
+async def test_a_table_of_bots_made_to_be_watched_is_watched_from_its_first_move() -> None:
+    """``create_table`` with ``spectate``: the creator watches before the bots deal, so it sees
+    the whole first game, at the pace, and is refused while it is at another table."""
+    pace = 0.05
+    async with running_server(bot_table_pace=pace) as server:
+        watcher = await RawClient.connect(server.port)
+        await watcher.hello("watcher", kind="human")
+        await watcher.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3,
+                           spectate=True)
+        table_id = (await watcher.expect("table", id=1))["table"]["table"]
+        await watcher.expect("spectating", id=1, table=table_id)
+        await watcher.expect("game_started", timeout=10, game=0)
+        kinds: list[str] = []
+        while len(kinds) < 4:
+            kinds.append((await watcher.expect("event", timeout=10))["event"]["kind"])
+        assert kinds[0] == "cards_drawn", "the watcher sees the draw for first dealer"
+        assert "snapshot" not in {m["type"] for m in watcher.received}, "nothing was missed: no catching up"
+        assert len(server.lobby.tables[table_id].record) <= 2, "the bots keep to the pace from the first move"
+        await watcher.send(type="create_table", id=2, bots=["random"] * 4, spectate=True)
+        assert (await watcher.expect("error", id=2))["code"] == "already_seated"
+        assert len(server.lobby.tables) == 1, "a refused create makes no table"
+        await watcher.close()
