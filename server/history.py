@@ -47,9 +47,12 @@ def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
     rows = []
     for row in store.finished_games(limit):
         outcome = row.outcome or {}
+        winner = outcome.get("winner")
+        rules = rules_from_wire(msgspec.convert(row.rules, WireRules))
         rows.append({
             "game_id": row.id, "table": row.table_id, "players": row.players, "rules": row.rules,
-            "scores": outcome.get("scores"), "winner_side": outcome.get("winner"), "reason": outcome.get("reason"),
+            "scores": outcome.get("scores"), "winner_side": winner, "reason": outcome.get("reason"),
+            "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == winner],
             "rated": row.rated, "finished": _iso(row.finished),
         })
     return rows

@@ -3,7 +3,9 @@
 A player is known by name (built-in bots as ``builtin:NAME``). After a rated game each
 pair of sides is scored as one Elo game, winner against loser, or as a draw between two
 losing sides; a side's rating is the mean of its players'. K is 32 for a player's first
-30 games, 16 after. Ratings start at 1500.
+30 games, 16 after. Ratings start at 1500. A name that sat on more than one side of a
+game (two seats of one built-in bot, two players who chose one name) played against
+itself: that game leaves its rating alone.
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ def update_ratings(store: Store, players: list[str], sides: list[int], winner: i
             change[a] += delta
             change[b] -= delta
     for name in dict.fromkeys(players):
-        seat = players.index(name)
+        sat = {sides[s] for s, player in enumerate(players) if player == name}
+        if len(sat) > 1:
+            continue
+        side = sat.pop()
         rating, games, wins = current[name]
         k = 32.0 if games < 30 else 16.0
-        side = sides[seat]
         store.save_rating(name, rating + k * change[side], games + 1, wins + (side == winner))

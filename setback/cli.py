@@ -226,17 +226,21 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
+    if not rows:
+        print("no finished games recorded yet")
+        return 0
     table = Table(title="finished games, newest first")
-    for column in ("game", "table", "players", "rules", "scores", "winner", "finished"):
-        table.add_column(column)
+    for column in ("game", "table", "players", "rules", "scores", "won", "finished (UTC)"):
+        table.add_column(column, overflow="fold", no_wrap=column.startswith("finished"))
     for row in rows:
         rules = row["rules"]
         teams = f", {rules['teams']} teams" if rules["teams"] else ""
-        winner = row["winner_side"]
+        reason = str(row["reason"]).replace("_", " ")
         table.add_row(
             str(row["game_id"]), row["table"], ", ".join(row["players"]),
             f"{rules['players']}p to {rules['target']}{teams}",
-            " / ".join(str(s) for s in row["scores"] or []), f"side {winner} ({row['reason']})", row["finished"] or "",
+            " / ".join(str(s) for s in row["scores"] or []), f"{', '.join(row['winners'])} ({reason})",
+            (row["finished"] or "")[:16].replace("T", " "),
         )
     Console().print(table)
     return 0

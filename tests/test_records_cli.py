@@ -35,6 +35,10 @@ async def test_records_can_be_listed_replayed_exported_and_ranked(
     history = json.loads(run_cli(capsys, "history", "--db", str(db), "--json"))
     assert len(history) == 2
     assert all(set(h["players"]) == {"random-0", "ada"} for h in history)
+    assert all(h["winners"] == [h["players"][h["winner_side"]]] for h in history)  # cutthroat: one a side
+    listed = run_cli(capsys, "history", "--db", str(db))
+    assert all(h["winners"][0] in listed and h["finished"][:10] in listed for h in history)
+    assert "side " not in listed, "the winners by name, not by side number"
     first = min(h["game_id"] for h in history)
     told = run_cli(capsys, "replay", str(first), "--db", str(db))
     assert "Hand 1:" in told and "won the game" in told

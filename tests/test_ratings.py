@@ -1,0 +1,28 @@
+"""Elo from rated games (spec.md section 18): every side against every other side."""
+
+from __future__ import annotations
+
+import pytest
+
+from setback.server.ratings import START, update_ratings
+from setback.server.store import Store
+
+
+def test_a_two_side_game_moves_the_winner_up_and_the_loser_down_by_as_much() -> None:
+    store = Store(":memory:")
+    update_ratings(store, ["ann", "bob", "cy", "di"], [0, 1, 0, 1], winner=1)
+    ann, bob = store.rating_of("ann"), store.rating_of("bob")
+    assert ann is not None and bob is not None
+    assert bob[0] - START == pytest.approx(START - ann[0]) == pytest.approx(16.0)  # K 32, even odds
+    assert (ann[1:], bob[1:]) == ((1, 0), (1, 1))
+
+
+def test_a_name_on_two_sides_of_a_game_is_not_rated_by_it() -> None:
+    """Two seats of one built-in bot, one on each side, played against themselves."""
+    store = Store(":memory:")
+    update_ratings(store, ["builtin:heuristic", "ann", "builtin:heuristic", "bob"], [0, 1, 0, 1], winner=0)
+    assert store.rating_of("builtin:heuristic") is not None  # partners on one side are rated
+    update_ratings(store, ["builtin:random", "ann", "builtin:random"], [0, 1, 2], winner=2)
+    assert store.rating_of("builtin:random") is None
+    ann = store.rating_of("ann")
+    assert ann is not None and ann[1] == 2 and ann[0] < START
