@@ -24,7 +24,7 @@ Screen { layout: vertical; }
 #status { height: 1; padding: 0 1; background: $boost; }
 #main { height: 1fr; }
 #left { width: 1fr; padding: 0 1; }
-#contract { height: 1; }
+#contract { height: auto; max-height: 3; }
 #seats { height: auto; margin-top: 1; }
 #centre { height: 1fr; margin-top: 1; }
 #right { width: 40%; min-width: 34; max-width: 64; border-left: solid $panel-lighten-2; padding: 0 0 0 1; }
@@ -49,7 +49,7 @@ DiscoverScreen #servers { height: 1fr; }
 DiscoverScreen .hint { padding: 0 1; }
 DiscoverScreen #address { margin: 0 1; }
 HelpDialog, ConfirmDialog, CreateTableDialog, InviteDialog { align: center middle; }
-#help { width: auto; height: auto; padding: 1 2; border: round $accent; background: $surface; }
+#help { width: auto; max-width: 100%; height: auto; padding: 1 2; border: round $accent; background: $surface; }
 #confirm { width: 60; height: auto; padding: 1 2; border: round $warning; background: $surface; }
 #confirm .hint { margin-top: 1; color: $text-muted; }
 #create { width: 64; height: auto; padding: 0 2; border: round $accent; background: $surface; }

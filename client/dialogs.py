@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from setback.client.story import clock_text, rules_text
 from setback.engine import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from setback.protocol.convert import rules_from_wire
-from setback.protocol.messages import Clock, CreateTable, WireRules
+from setback.protocol.messages import Clock, CreateTable, TableInfo, WireRules
 
 CLOCKS: tuple[tuple[str, float | None], ...] = (
     ("no clock", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("2 min", 120.0), ("5 min", 300.0),
@@ -55,12 +57,23 @@ class Tick(Checkbox):
 
 
 class HelpDialog(ModalScreen[None]):
-    """The keys, one screen."""
+    """The keys, one screen; at a table, its rules first (the top bar may have no room for them)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "close", "Close")]
 
+    def __init__(self, table: TableInfo | None = None) -> None:
+        super().__init__()
+        self.table = table
+        """The table this client is at; None in the lobby."""
+
     def compose(self) -> ComposeResult:
-        yield Static(Text(KEYS), id="help")
+        text = Text()
+        table = self.table
+        if table is not None:
+            text.append(f"Table {table.name}\n", style="bold")
+            text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n\n")
+        text.append(KEYS)
+        yield Static(text, id="help")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -84,6 +97,11 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+
+def bot_choices(players: int) -> list[tuple[str, int]]:
+    """The Bots field's choices at a table of ``players``: none up to a bot in every seat."""
+    return [(str(n), n) for n in range(players + 1)]
 
 
 class CreateTableDialog(ModalScreen[CreateTable | None]):
@@ -119,18 +137,38 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,
                              allow_blank=False, id="clock", compact=True)
                 yield Label("Bots")
-                yield Select([(str(n), n) for n in range(MAX_PLAYERS + 1)], value=0, allow_blank=False, id="bots",
-                             compact=True)
+                yield Select(bot_choices(rules.players), value=0, allow_blank=False, id="bots", compact=True)
             yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
             yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
             yield Tick("private: joining needs the invite code", False, id="private", compact=True)
-            yield Static("Bots in every seat: you watch them play.", classes="hint")
+            yield Static("Bots in every seat: you watch them play.", classes="hint", id="watch_hint")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
                 yield Button("Create", variant="primary", id="create_button", compact=True)
                 yield Button("Cancel", id="cancel_button", compact=True)
+
+    def on_mount(self) -> None:
+        self._show_watch_hint()
+
+    @on(Select.Changed, "#players")
+    def players_changed(self) -> None:
+        """Offer no more bots than seats; a choice that no longer fits comes down to a bot a seat."""
+        players = self._value("players")
+        bots = self.query_one("#bots", Select)
+        chosen = min(self._value("bots"), players)
+        bots.set_options(bot_choices(players))
+        bots.value = chosen
+        self._show_watch_hint()
+
+    @on(Select.Changed, "#bots")
+    def bots_changed(self) -> None:
+        self._show_watch_hint()
+
+    def _show_watch_hint(self) -> None:
+        """The hint that the player only watches shows when bots take every seat."""
+        self.query_one("#watch_hint", Static).display = self._value("bots") == self._value("players")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel_button":
@@ -170,6 +208,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
         self.dismiss(CreateTable(
             name=name, rules=rules, clock=clock, bots=[self.bot] * bots,
             rated=self.query_one("#rated", Checkbox).value, private=self.query_one("#private", Checkbox).value,
+            spectate=bots == rules.players,  # bots in every seat: watch them from the first deal
         ))
 
     def action_cancel(self) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -45,7 +46,7 @@ class LinkClosedError(ConnectionError):
         super().__init__(reason)
         self.reason = reason
         self.goodbye = goodbye
-        """True when the server said goodbye (it is stopping): no point reconnecting."""
+        """True when the server said goodbye (it is stopping): it will not be back at once."""
 
 
 class RefusedError(ConnectionError):
@@ -84,6 +85,11 @@ def tls_context(ca_file: str | None = None, verify: bool = True) -> ssl.SSLConte
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
     return context
+
+
+def backoff(attempt: int, delay: float, max_delay: float) -> float:
+    """Seconds to wait after failed attempt number ``attempt`` (from 1): ``delay``, doubling, at most ``max_delay``."""
+    return min(max_delay, delay * 2.0 ** min(attempt - 1, 32))
 
 
 class ServerLink:
@@ -135,16 +141,23 @@ class ServerLink:
             if isinstance(message, Error) and message.fatal:
                 raise RefusedError(message)
 
-    async def reconnect(self, attempts: int = 30, delay: float = 0.5, max_delay: float = 5.0) -> Welcome:
-        """Connect again, backing off between attempts; raises the last error after ``attempts``."""
+    async def reconnect(
+        self, attempts: int = 30, delay: float = 0.5, max_delay: float = 5.0,
+        waiting: Callable[[float], None] | None = None,
+    ) -> Welcome:
+        """Connect again, backing off between attempts; raises the last error after ``attempts``.
+        ``waiting``, when given, is told the seconds before each next attempt."""
         for attempt in itertools.count(1):
             try:
                 return await self.connect()
             except (OSError, LinkClosedError) as exc:
                 if attempt >= attempts:
                     raise
-                log.info("reconnecting", address=str(self.address), attempt=attempt, error=str(exc))
-                await asyncio.sleep(min(max_delay, delay * 2 ** (attempt - 1)))
+                pause = backoff(attempt, delay, max_delay)
+                log.info("reconnecting", address=str(self.address), attempt=attempt, error=str(exc), pause=pause)
+                if waiting is not None:
+                    waiting(pause)
+                await asyncio.sleep(pause)
         raise AssertionError("unreachable")
 
     async def send(self, message: ClientMessage) -> None:

@@ -29,6 +29,8 @@ class PlayOptions:
     """Suit letters instead of symbols."""
     tls: ssl.SSLContext | None = None
     """Speak TLS to the server (``--tls``, ``--tls-ca``)."""
+    embedded: bool = False
+    """The server runs inside this client (``--bots`` and no HOST): quitting stops it, and its games."""
     browse_seconds: float = 1.5
     mdns_interfaces: Sequence[str] | None = None
     reconnect_attempts: int = 30

@@ -6,10 +6,13 @@ the widgets only put these on the screen.
 
 from __future__ import annotations
 
+import math
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
 from setback.client.story import (
@@ -31,47 +34,71 @@ MINE = "bold"
 ALERT = "bold red1"
 
 
-def status_line(state: ClientState) -> Text:
-    """The top line: the table, the hand, the rules, the connection."""
-    text = Text()
-    info = state.table_info
-    game = state.game
-    if state.table is not None:
-        text.append(f"{info.name if info else state.table}", style=MINE)
-        if game is not None:
-            if game.game:
-                text.append(f" · game {game.game + 1}")
-            if game.hand_number:
-                text.append(f" · hand {game.hand_number}")
-            text.append(f" · {rules_text(game.rules)}")
-        if state.spectating:
-            text.append(" · watching")
-    else:
-        text.append(f"{state.server or 'Setback'}", style=MINE)
+TABLE_NAME_CELLS = 16
+"""A table's name is cut to this on a top bar too narrow for all of it."""
+
+
+def status_line(state: ClientState) -> FirstFit:
+    """The top bar: the table, the game and hand, the rules, the connection. On a narrow screen
+    the rules shorten, the table's name is cut, then the rules go (the keys screen, ``?``, tells
+    them); the hand number and the connection stay."""
+    if state.table is None:
+        text = Text(f"{state.server or 'Setback'}", style=MINE)
         if state.address:
             text.append(f" · {state.address}")
         text.append(f" · you are {state.name}")
-    if state.link is not Link.ONLINE:
-        text.append(f"  [{state.link.value}]", style=ALERT)
-    return text
+        text.append_text(link_tag(state))
+        return FirstFit(text)
+    info, game = state.table_info, state.game
+    name = info.name if info is not None else state.table
+    facts = []
+    if game is not None and game.game:
+        facts.append(f"game {game.game + 1}")
+    if game is not None and game.hand_number:
+        facts.append(f"hand {game.hand_number}")
+    rules = game.rules if game is not None else None
+    watching = ["watching"] if state.spectating else []
+
+    def bar(title: str, rules_words: str | None) -> Text:
+        text = Text(title, style=MINE)
+        for fact in [*facts, *([rules_words] if rules_words else []), *watching]:
+            text.append(f" · {fact}")
+        text.append_text(link_tag(state))
+        return text
+
+    short_name = cut(Text(name), TABLE_NAME_CELLS).plain
+    if rules is None:
+        return FirstFit(bar(name, None), bar(short_name, None))
+    brief = rules_text(rules, brief=True)
+    return FirstFit(
+        bar(name, rules_text(rules)), bar(name, brief), bar(short_name, brief), bar(name, None), bar(short_name, None),
+    )
 
 
-def contract_line(game: GameView, names: list[str], ascii: bool) -> Text:
-    """Trump, pitcher and bid, and the dealer: always in view during a hand."""
-    text = Text()
+def link_tag(state: ClientState) -> Text:
+    """``[reconnecting]`` and the like while the connection is not up; nothing while it is."""
+    if state.link is Link.ONLINE:
+        return Text()
+    if state.link is Link.RECONNECTING and state.stopped is not None:
+        return Text("  [server stopped]", style=ALERT)
+    return Text(f"  [{state.link.value}]", style=ALERT)
+
+
+def contract_line(game: GameView, names: list[str], ascii: bool) -> Facts:
+    """Trump, pitcher and bid, and the dealer: always in view during a hand (on two rows, or
+    three, when one is too narrow for them all)."""
     if game.trump is not None:
-        text.append("Trump ")
-        text.append(suit_label(game.trump, ascii), style=SUIT_STYLES[game.trump])
-        text.append(f" {SUIT_NAMES[game.trump]}")
+        trump = Text("Trump ")
+        trump.append(suit_label(game.trump, ascii), style=SUIT_STYLES[game.trump])
+        trump.append(f" {SUIT_NAMES[game.trump]}")
     else:
-        text.append("Trump: not yet", style=DIM)
+        trump = Text("Trump: not yet", style=DIM)
     if game.pitcher is not None:
-        text.append(f"   Pitcher {names[game.pitcher]} bid {game.bid}")
-    elif game.phase == "bidding":
-        text.append("   Bidding", style=DIM)
-    if game.dealer is not None:
-        text.append(f"   Dealer {names[game.dealer]}", style=DIM)
-    return text
+        contract = Text(f"Pitcher {names[game.pitcher]} bid {game.bid}")
+    else:
+        contract = Text("Bidding" if game.phase == "bidding" else "", style=DIM)
+    dealer = Text(f"Dealer {names[game.dealer]}" if game.dealer is not None else "", style=DIM)
+    return Facts([trump, contract, dealer])
 
 
 def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
@@ -233,7 +260,7 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         return Text(state.notice, style=ALERT)
     game = state.game
     if state.link is Link.RECONNECTING:
-        return Text("Connection lost: reconnecting with your seat token…", style=ALERT)
+        return reconnecting(state, now)
     if game is None:
         if state.spectating:
             return Text("Watching: the game has not started. l: leave", style=DIM)
@@ -258,15 +285,26 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
     return Text("")
 
 
+def reconnecting(state: ClientState, now: float) -> Text:
+    """Why the client is reconnecting and, after the server stopped, when it tries next."""
+    if state.stopped is None:
+        return Text("Connection lost: reconnecting with your seat token…", style=ALERT)
+    retry_at = state.retry_at
+    when = f"in {math.ceil(retry_at - now)} s" if retry_at is not None and retry_at > now else "now"
+    return Text(f"The server stopped ({state.stopped}); trying again {when}…", style=ALERT)
+
+
 def offline(state: ClientState) -> Text:
     return Text(f"{state.notice or 'Disconnected.'}  r: try again · q: quit", style=ALERT)
 
 
-def lobby_prompt(state: ClientState) -> Text:
+def lobby_prompt(state: ClientState, now: float) -> Text:
     if state.link is Link.OFFLINE:
         return offline(state)
     if state.notice:
         return Text(state.notice, style=ALERT)
+    if state.link is Link.RECONNECTING:
+        return reconnecting(state, now)
     return Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style=DIM)
 
 

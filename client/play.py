@@ -98,7 +98,7 @@ async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> N
 
     server = await start_embedded(db) if embedded else None
     if server is not None:
-        options = dataclasses.replace(options, address=Address("127.0.0.1", server.port))
+        options = dataclasses.replace(options, address=Address("127.0.0.1", server.port), embedded=True)
     try:
         await SetbackApp(options).run_async()
     finally:

@@ -75,6 +75,7 @@ class ClientScreen(Screen[None]):
     """What every screen of the client shares: the app, the log, the chat line."""
 
     logged = 0
+    log_epoch = 0
 
     @property
     def client(self) -> SetbackApp:
@@ -91,12 +92,16 @@ class ClientScreen(Screen[None]):
         self.show(self.state)
 
     def show_log(self, state: ClientState) -> None:
-        """Append the log lines this screen has not shown yet."""
+        """Append the log lines this screen has not shown yet (all of them, after lines were taken out)."""
+        view = self.query_one(Log)
         fresh = min(state.logged - self.logged, len(state.log))
+        if state.log_epoch != self.log_epoch:
+            self.log_epoch = state.log_epoch
+            view.clear()
+            fresh = len(state.log)
         self.logged = state.logged
         if fresh <= 0:
             return
-        view = self.query_one(Log)
         entries = list(state.log)[-fresh:]
         for entry in entries:
             view.write(line_text(entry.line, self.client.ascii, LOG_STYLES[entry.kind]))
@@ -121,12 +126,15 @@ class ClientScreen(Screen[None]):
             await self.client.send(SendChat(text=text, scope=scope))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpDialog())
+        self.app.push_screen(HelpDialog(self.state.table_info))
 
     async def action_quit(self) -> None:
         game = self.state.game
         if self.state.seat is not None and game is not None and game.outcome is None:
-            question = "Quit now? Your seat is kept for a while; then a bot plays it.  Quit?"
+            if self.client.options.embedded:
+                question = "Quit? The game runs on this computer, so it ends now."
+            else:
+                question = "Quit? Your seat is kept for a while; then a bot plays it."
             self.app.push_screen(ConfirmDialog(question), self._quit_if)
             return
         await self.client.quit()
@@ -212,6 +220,12 @@ class LobbyScreen(ClientScreen):
 
     def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
+        self.set_interval(0.5, self._tick)
+
+    def _tick(self) -> None:
+        """Count down to the next try to reconnect."""
+        if self.is_current and self.state.link is Link.RECONNECTING:
+            self.query_one("#prompt", Static).update(lobby_prompt(self.state, time.monotonic()))
 
     def show(self, state: ClientState) -> None:
         self.query_one("#status", Static).update(status_line(state))
@@ -224,7 +238,7 @@ class LobbyScreen(ClientScreen):
         if current in ids:
             tables.move_cursor(row=ids.index(current))
         self.query_one("#detail", Static).update(table_detail(state.tables.get(self._current() or "")))
-        self.query_one("#prompt", Static).update(lobby_prompt(state))
+        self.query_one("#prompt", Static).update(lobby_prompt(state, time.monotonic()))
         self.show_log(state)
 
     def _current(self) -> str | None:
@@ -362,7 +376,8 @@ class TableScreen(ClientScreen):
 
     def _tick(self) -> None:
         game = self.state.game
-        if self.is_current and game is not None and game.to_act is not None:
+        counting = (game is not None and game.to_act is not None) or self.state.link is Link.RECONNECTING
+        if self.is_current and counting:
             self._show_clocks(self.state)
 
     # -- drawing --------------------------------------------------------------------------------

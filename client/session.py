@@ -3,7 +3,8 @@
 :class:`Session` connects, folds every message into the state, sends what the state
 answers, and, when the connection drops, takes the seat back with the token
 (:meth:`ServerLink.reconnect`): the server then sends ``joined``, a ``snapshot`` and the
-pending ``decide`` again, and the state comes back to where the game is. It tells the
+pending ``decide`` again, and the state comes back to where the game is. After the server
+said goodbye (it stopped) it keeps trying, less often. It tells the
 screen after every change through ``changed``; it never raises into the screen.
 """
 
@@ -24,6 +25,11 @@ from setback.protocol import ProtocolError
 from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
 
 log = structlog.get_logger("setback.session")
+
+STOPPED_FIRST_WAIT = 1.0
+STOPPED_LONGEST_WAIT = 30.0
+"""After the server said goodbye (it stopped), the waits between tries to reconnect start at
+the first and double up to the longest: a restarted server brings its tables back."""
 
 POLL_SECONDS = 3.0
 """How often the table list is asked for: a seated connection gets no table updates, and no
@@ -73,16 +79,22 @@ class Session:
                 log.warning("unreadable_message", error=exc.message)
                 continue
             except (LinkClosedError, OSError) as exc:
-                if self.closing or not await self._reconnect(str(exc)):
+                if self.closing or not await self._reconnect(exc):
                     return
                 continue
             await self._fold(message)
 
-    async def _reconnect(self, why: str) -> bool:
-        self.state.connection(Link.RECONNECTING, why)
+    async def _reconnect(self, closed: LinkClosedError | OSError) -> bool:
+        stopped = isinstance(closed, LinkClosedError) and closed.goodbye
+        self.state.connection(Link.RECONNECTING, str(closed), stopped=stopped)
         self.changed()
+        attempts = self.reconnect_attempts
+        if stopped:
+            reconnecting = self.link.reconnect(attempts, STOPPED_FIRST_WAIT, STOPPED_LONGEST_WAIT, self._waiting)
+        else:
+            reconnecting = self.link.reconnect(attempts, waiting=self._waiting)
         try:
-            welcome = await self.link.reconnect(attempts=self.reconnect_attempts)
+            welcome = await reconnecting
         except RefusedError as exc:
             self._offline(error_text(exc.error))
             return False
@@ -92,6 +104,10 @@ class Session:
             return False
         await self._fold(welcome)
         return True
+
+    def _waiting(self, seconds: float) -> None:
+        self.state.retrying(time.monotonic() + seconds)
+        self.changed()
 
     def _offline(self, why: str) -> None:
         self.state.connection(Link.OFFLINE, why)

@@ -48,7 +48,6 @@ from setback.protocol.messages import (
     SeatCard,
     ServerMessage,
     Snapshot,
-    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -93,6 +92,8 @@ class LogKind(StrEnum):
 class LogEntry:
     kind: LogKind
     line: Line
+    table: str | None = None
+    """The table this client was at when the line was written (None: the lobby)."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,13 @@ class ClientState:
     log: deque[LogEntry] = field(default_factory=lambda: deque(maxlen=LOG_LENGTH))
     logged: int = 0
     """Log lines ever written (the screen appends those it has not shown)."""
+    log_epoch: int = 0
+    """Counts the times lines were taken out of the log (on moving to another table): the
+    screen then draws the log anew."""
+    stopped: str | None = None
+    """Why the server said it stopped (its goodbye), until it welcomes this client again."""
+    retry_at: float | None = None
+    """When (monotonic seconds) the next try to reconnect begins; None while trying, or online."""
     notice: str | None = None
     """The latest thing that went wrong, in plain words, until the next action clears it."""
     requests: dict[RequestId, ClientMessage] = field(default_factory=dict)
@@ -255,21 +263,37 @@ class ClientState:
     # -- writing ------------------------------------------------------------------------------
 
     def say(self, kind: LogKind, *line: str | Card) -> None:
-        self.log.append(LogEntry(kind, tuple(line)))
+        self.log.append(LogEntry(kind, tuple(line), self.table))
         self.logged += 1
 
-    def connection(self, link: Link, detail: str = "") -> None:
-        """The connection changed state (the network task tells)."""
+    def _keep_log_of(self, table: str) -> None:
+        """Take out the lines written at other tables: the log tells this table's game only."""
+        kept = [entry for entry in self.log if entry.table in (None, table)]
+        if len(kept) != len(self.log):
+            self.log = deque(kept, maxlen=LOG_LENGTH)
+            self.log_epoch += 1
+
+    def connection(self, link: Link, detail: str = "", stopped: bool = False) -> None:
+        """The connection changed state (the network task tells); ``stopped``: the server said
+        goodbye, with ``detail`` as its reason."""
         if link == self.link:
             return
         self.link = link
-        if link is Link.RECONNECTING:
+        self.retry_at = None
+        if link is Link.RECONNECTING and stopped:
+            self.stopped = detail or "no reason given"
+            self.say(LogKind.ERROR, f"The server stopped ({self.stopped}); reconnecting, less often as time goes by…")
+        elif link is Link.RECONNECTING:
             self.say(LogKind.ERROR, f"Connection lost ({detail}); reconnecting…" if detail else "Reconnecting…")
         elif link is Link.OFFLINE:
             self.notice = f"Disconnected: {detail}" if detail else "Disconnected from the server."
             self.say(LogKind.ERROR, self.notice)
             if self.game is not None:
                 self.game.decision = None
+
+    def retrying(self, at: float) -> None:
+        """The last try to reconnect failed; the next begins at ``at`` (monotonic seconds)."""
+        self.retry_at = at
 
     def sending(self, message: ClientMessage) -> None:
         """A request is about to go out."""
@@ -330,6 +354,7 @@ class ClientState:
         first = not self.server
         self.server, self.name, self.bots = welcome.server, welcome.player, list(welcome.bots)
         self.link = Link.ONLINE
+        self.stopped = self.retry_at = None
         self.requests.clear()
         if first:
             self.say(LogKind.INFO, f"Connected to {welcome.server} as {welcome.player}.")
@@ -339,7 +364,10 @@ class ClientState:
         plan, self.plan = self.plan, None
         if plan is not None:
             bots = [plan.bot or self.preferred_bot()] * plan.bots
-            answer.append(CreateTable(name=plan.name, rules=plan.rules, clock=plan.clock, seed=plan.seed, bots=bots))
+            answer.append(CreateTable(
+                name=plan.name, rules=plan.rules, clock=plan.clock, seed=plan.seed, bots=bots,
+                spectate=len(bots) >= plan.rules.players,
+            ))
         return answer
 
     def _table_update(self, info: TableInfo, request: ClientMessage | None) -> list[ClientMessage]:
@@ -348,9 +376,9 @@ class ClientState:
             self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}.")
             if info.invite:
                 self.say(LogKind.INFO, f"It is private: its invite code is {info.invite}.")
-            if len(request.bots) >= info.rules.players:
-                self.say(LogKind.INFO, "Bots hold every seat: you watch.")
-                return [Spectate(table=info.table, invite=info.invite)]
+            if request.spectate:
+                self.say(LogKind.INFO, "Bots hold every seat: you watch.")  # the server seats us as spectator
+                return []
             return [Join(table=info.table, ready=True, invite=info.invite)]
         return []
 
@@ -367,6 +395,7 @@ class ClientState:
     def _arrive(self, table: str, seat: int | None) -> None:
         if table != self.table:
             self.game = None
+            self._keep_log_of(table)
         self.table, self.seat, self.spectating = table, seat, seat is None
         if self.game is not None:
             self.game.seat = seat

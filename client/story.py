@@ -65,9 +65,13 @@ def side_name(rules: WireRules, side: int, names: Sequence[str]) -> str:
     return " & ".join(names[s] for s in seats_of(rules, side))
 
 
-def rules_text(rules: WireRules) -> str:
-    """The table's options in a few words: ``4 players · 2 teams · to 11 · smudge``."""
-    words = [f"{rules.players} players", f"{rules.teams} teams" if rules.teams else "cutthroat", f"to {rules.target}"]
+def rules_text(rules: WireRules, brief: bool = False) -> str:
+    """The table's options in a few words: ``4 players · 2 teams · to 11 · smudge``; ``brief``
+    leaves out what the seats already show (``2 teams · to 11 · smudge``)."""
+    words = [] if brief else [f"{rules.players} players"]
+    if rules.teams or not brief:
+        words.append(f"{rules.teams} teams" if rules.teams else "cutthroat")
+    words.append(f"to {rules.target}")
     if not rules.forced_dealer_bid:
         words.append("dealer may pass")
     if rules.smudge:

@@ -10,6 +10,7 @@ import uuid
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
+from textual.widgets.select import InvalidSelectValueError
 from ui import LowestBot, client, game_of, my_decision, screen_text, sent_by, taken, until
 from wire import RawClient, running_server
 
@@ -20,7 +21,7 @@ from setback.client.dialogs import CreateTableDialog
 from setback.client.embedded import embedded_config
 from setback.client.link import Address
 from setback.client.play import play, play_options, players_default
-from setback.client.screens import DiscoverScreen, LobbyScreen, TableScreen
+from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.protocol.messages import Ready, WireRules
 from setback.server.advertise import Advertisement
@@ -116,13 +117,8 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             dialog = await new_table_dialog(pilot, app)
             dialog.query_one("#players", Select).value = 2
-            dialog.query_one("#bots", Select).value = 3
-            button = dialog.query_one("#create_button")
-            await pilot.click("#create_button")
-            problem = dialog.query_one("#problem")
-            await until(pilot, lambda: "At most 2 bots at a table of 2." in str(problem.render()), "the refusal")
+            await pilot.pause()
             dialog.query_one("#bots", Select).value = 2
-            await until(pilot, lambda: not button.has_class("-active"), "the button to come back up")
             await pilot.click("#create_button")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.spectating, "watching")
             assert app.state.seat is None
@@ -133,6 +129,78 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
             footer = screen_text(app).splitlines()[-1]  # a spectator is offered no play keys
             assert "leave" in footer and "play/bid" not in footer and "ready" not in footer
             assert any("Bots hold every seat: you watch." in entry.line for entry in app.state.log)
+
+
+async def test_the_new_table_dialog_offers_a_bot_a_seat_at_most() -> None:
+    """The Bots choice runs from none to a bot in every seat, follows the Players choice, and the
+    hint that the player only watches shows just when bots take every seat."""
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            players, bots = dialog.query_one("#players", Select), dialog.query_one("#bots", Select)
+            hint = dialog.query_one("#watch_hint")
+
+            async def hinted() -> bool:
+                await pilot.pause()
+                return bool(hint.display)
+
+            assert players.value == 4 and bots.value == 0 and not await hinted()
+            with pytest.raises(InvalidSelectValueError):
+                bots.value = 5
+            bots.value = 3
+            assert not await hinted()
+            bots.value = 4
+            assert await hinted()
+            players.value = 2
+            assert await hinted() and bots.value == 2, "a choice that no longer fits comes down to a bot a seat"
+            with pytest.raises(InvalidSelectValueError):
+                bots.value = 3
+            bots.value = 1
+            assert not await hinted()
+            players.value = 7
+            assert not await hinted() and bots.value == 1
+            bots.value = 7
+            assert await hinted()
+
+
+def log_text(app: SetbackApp) -> str:
+    """The log panel of the screen shown, a line a row."""
+    return "\n".join(line.text for line in app.screen.query_one(Log).lines)
+
+
+async def watch(pilot: Pilot[None], app: SetbackApp, table: str) -> None:
+    """From the lobby: put the cursor on ``table``, press s, and wait to be watching it."""
+    listing = app.screen.query_one("#tables", DataTable)
+    listing.move_cursor(row=list(app.state.tables).index(table))
+    await pilot.press("s")
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.table == table, f"watching {table}")
+    await pilot.pause()
+
+
+async def test_the_log_tells_only_the_table_at_hand() -> None:
+    """Watching one table, then another: the first table's lines leave the log panel."""
+    async with running_server() as server:
+        bea = await RawClient.connect(server.port)
+        await bea.hello("bea", kind="human")
+        for request, name in ((1, "First"), (2, "Second")):
+            await bea.send(type="create_table", id=request, name=name, rules={"players": 2})
+            await bea.expect("table", id=request)
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Second" in screen_text(app), "both tables listed")
+            await watch(pilot, app, "t1")
+            assert "You are watching table t1." in log_text(app)
+            await pilot.press("l")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.pause()
+            assert "You left table t1." in log_text(app)
+            await watch(pilot, app, "t2")
+            text = log_text(app)
+            assert "You are watching table t2." in text
+            assert "t1" not in text, text
+            assert f"Connected to setback as {app.state.name}." in text, "the lobby's lines stay"
+        await bea.close()
 
 
 async def test_a_refusal_is_told_in_plain_words() -> None:
@@ -260,6 +328,7 @@ async def test_play_runs_the_client_against_its_own_server_and_stops_it(monkeypa
         address = app.options.address
         seen.append(address)
         assert address is not None and address.host == "127.0.0.1"
+        assert app.options.embedded, "the client knows quitting stops the game"
         peer = await RawClient.connect(address.port)
         welcome = await peer.hello("probe")
         assert welcome["server"] == "this computer"

@@ -14,6 +14,7 @@ from setback.engine import CardsDrawn, Game, Rules, parse_action
 from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
 from setback.protocol.messages import (
     Act,
+    Chat,
     Clock,
     CreateTable,
     Decide,
@@ -23,6 +24,7 @@ from setback.protocol.messages import (
     GameStarted,
     Join,
     Joined,
+    Left,
     Limits,
     ListTables,
     Ok,
@@ -30,7 +32,6 @@ from setback.protocol.messages import (
     SeatInfo,
     ServerMessage,
     Snapshot,
-    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -86,12 +87,20 @@ def test_a_quick_game_creates_its_table_with_the_preferred_bot_and_sits_down() -
 
 
 def test_a_table_created_with_bots_in_every_seat_is_watched() -> None:
+    """The client asks to watch in the create itself; the server's ``spectating`` seats it."""
     state = ClientState(name="ann")
     state.receive(welcome(["random"]))
-    create = CreateTable(id=3, rules=WireRules(players=3), bots=["random"] * 3)
+    create = CreateTable(id=3, rules=WireRules(players=3), bots=["random"] * 3, spectate=True)
     state.sending(create)
-    (watch,) = state.receive(TableUpdate(id=3, table=info(players=3)))
-    assert watch == Spectate(table="t1")
+    assert state.receive(TableUpdate(id=3, table=info(players=3))) == []
+    assert state.receive(Spectating(id=3, table="t1")) == [ListTables()]  # as after any spectate
+    assert state.table == "t1" and state.spectating and state.seat is None
+    quick = ClientState(name="bo", plan=QuickGame(rules=WireRules(players=2), bots=2))
+    made = quick.receive(welcome(["random"]))[1]
+    assert isinstance(made, CreateTable) and made.spectate
+    one_opponent = ClientState(name="cy", plan=QuickGame(rules=WireRules(players=2), bots=1))
+    made = one_opponent.receive(welcome(["random"]))[1]
+    assert isinstance(made, CreateTable) and not made.spectate
 
 
 def test_a_reconnection_creates_no_second_table() -> None:
@@ -287,3 +296,44 @@ def test_other_players_clocks_come_from_the_servers_turn_events() -> None:
     assert since is not None
     shown = seat_clock(state, seat, since + 2.0)
     assert "~" not in shown and "10" in shown
+
+
+def test_moving_to_another_table_takes_the_last_tables_lines_out_of_the_log() -> None:
+    """Lines written at a table go when the player sits at or watches another; lobby lines and
+    the new table's stay, and the screen is told to draw the log anew."""
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Spectating(table="t1"))
+    state.receive(Chat(sender="bea", text="hello t1", scope="table", table="t1"))
+    state.receive(Left(table="t1"))
+    epoch = state.log_epoch
+    state.receive(Spectating(table="t2"))
+    lines = [" ".join(str(part) for part in entry.line) for entry in state.log]
+    assert lines == ["Connected to club as ann.", "You are watching table t2."]
+    assert state.log_epoch == epoch + 1
+    state.receive(Joined(table="t2", seat=1, token="tok"))  # taking the seat back: nothing goes
+    assert len(state.log) == 3 and state.log_epoch == epoch + 1
+
+
+def test_the_top_bar_keeps_the_hand_and_the_connection_as_it_narrows() -> None:
+    """Narrower, the top bar shortens the rules, cuts the table's name, then leaves the rules (to
+    the keys screen); the hand number and the connection's state stay in every width."""
+    rules = WireRules(players=4, teams=2, target=7, forced_dealer_bid=False, smudge=True, no_junk=True)
+    table = msgspec.structs.replace(info(), name="The Friday Night Pitch Club", rules=rules)
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Tables(tables=[table]))
+    state.receive(Joined(table="t1", seat=0, token="tok"))
+    state.receive(GameStarted(table="t1", game=0, rules=rules, players=["ann", "bea", "cy", "di"]))
+    assert state.game is not None
+    state.game.hand_number = 12
+    state.connection(Link.RECONNECTING, "reset by peer")
+    bar = status_line(state)
+    shown = {width: bar.choose(width).plain for width in (120, 110, 100, 60, 45)}
+    for width, text in shown.items():
+        assert "hand 12" in text and text.endswith("[reconnecting]") and len(text) <= width, width
+    assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk" in shown[120]
+    assert shown[110].startswith("The Friday Night Pitch Club · hand 12 · 2 teams · to 7 · dealer may pass · smudge")
+    assert shown[100].startswith("The Friday Nigh… · hand 12 · 2 teams · to 7 · dealer may pass · smudge · no junk")
+    assert shown[60] == "The Friday Night Pitch Club · hand 12  [reconnecting]"
+    assert shown[45] == "The Friday Nigh… · hand 12  [reconnecting]"

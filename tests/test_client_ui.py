@@ -28,8 +28,11 @@ from wire import running_server
 
 from setback.bots import BUILTIN
 from setback.client.app import SetbackApp
-from setback.client.render import sorted_hand
+from setback.client.dialogs import ConfirmDialog, HelpDialog
+from setback.client.render import sorted_hand, suit_label
+from setback.client.screens import TableScreen
 from setback.client.state import Link, QuickGame
+from setback.client.story import SUIT_NAMES
 from setback.protocol.messages import Act, WireRules
 from setback.server.app import Server
 
@@ -237,3 +240,83 @@ def table_part(app: SetbackApp) -> list[str]:
     """The table on screen without the log: the left panel, the prompt and the hand."""
     lines = screen_text(app).splitlines()
     return [line[:46] for line in lines[:19]] + lines[19:23]
+
+
+LONG_NAME = "Wilhelmina-Longname"
+LONG_BOT = "lowest-of-the-low"
+
+
+async def test_at_80_columns_the_dealer_pitcher_and_trump_stay_in_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With long names at 80x24, the line above the seats names the dealer during the bidding,
+    and the pitcher with the bid and trump once they are known: none is cut off."""
+    monkeypatch.setitem(BUILTIN, LONG_BOT, LowestBot)
+    plan = QuickGame(rules=WireRules(players=4), bots=3, seed=SEED, bot=LONG_BOT)
+    async with running_server() as server:
+        app = client(server.port, plan, name=LONG_NAME)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(app) is not None, "the bid")
+            await pilot.pause()
+            dealer = game_of(app).dealer
+            assert dealer is not None
+            dealer_fact = f"Dealer {app.state.names()[dealer]}"
+            assert len(dealer_fact) > len("Dealer lowest-0"), "a long name deals"
+            assert dealer_fact in screen_text(app)
+            await pilot.press("2", "enter")
+            assert await wait_turn(app, pilot)
+            await pilot.press("enter")  # the lead: the first legal card is picked already
+            await until(pilot, lambda: game_of(app).trump is not None, "trump")
+            await pilot.pause()
+            trump = game_of(app).trump
+            assert trump is not None
+            text = screen_text(app)
+            assert f"Trump {suit_label(trump)} {SUIT_NAMES[trump]}" in text
+            assert f"Pitcher {LONG_NAME} bid 2" in text
+            assert dealer_fact in text
+
+
+async def test_at_80_columns_the_top_bar_keeps_the_hand_and_the_options() -> None:
+    """Every option on at 80 columns: the top bar keeps the hand number and shows each option
+    (the seats tell the number of players); the keys screen gives all the rules."""
+    rules = WireRules(players=4, teams=2, target=7, forced_dealer_bid=False, smudge=True, no_junk=True)
+    plan = QuickGame(rules=rules, bots=3, seed=SEED, bot="lowest", name="Friday")
+    async with running_server() as server:
+        app = client(server.port, plan)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(app) is not None, "a decision")
+            await pilot.pause()
+            top = screen_text(app).splitlines()[0]
+            assert top.lstrip().startswith(f"Friday · hand {game_of(app).hand_number} · ")
+            for option in ("2 teams", "to 7", "dealer may pass", "smudge", "no junk"):
+                assert option in top
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpDialog), "the keys screen")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Table Friday" in text and "no clock" in text
+            assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk" in text
+
+
+async def test_quitting_mid_game_says_what_becomes_of_the_game() -> None:
+    """At a server the seat is kept; against this computer's own server, quitting ends the game.
+    The question says "quit" once; n goes back to the table."""
+    async with running_server() as server:
+        kept = await quit_question(server, embedded=False)
+        assert kept == "Quit? Your seat is kept for a while; then a bot plays it."
+        ended = await quit_question(server, embedded=True)
+        assert ended == "Quit? The game runs on this computer, so it ends now."
+
+
+async def quit_question(server: Server, embedded: bool) -> str:
+    """Press q mid-game: the question asked (checked to say "quit" once), answered n."""
+    app = client(server.port, quick(), embedded=embedded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: my_decision(app) is not None, "the bid")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the question")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog) and dialog.question.lower().count("quit") == 1
+        assert "Quit? " in screen_text(app)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table again")
+        return dialog.question
