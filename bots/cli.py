@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import sys
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
@@ -17,11 +19,10 @@ from rich.table import Table
 from setback import logs
 from setback.bots.match import MatchPlan, play_with
 from setback.bots.match import play_match as run_match
-from setback.bots.registry import bot_factory, bot_name
+from setback.bots.registry import EXTERNAL, bot_factory, bot_name
 from setback.bots.seat import Limits
 from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
-from setback.bots.via_server import EXTERNAL
 from setback.client.narrate import narrate
 from setback.engine import Game, Rules, game_record
 
@@ -48,39 +49,63 @@ def read_finished(path: Path) -> list[dict[str, Any]]:
     return records
 
 
+def complete_lines(path: Path) -> int:
+    """How many complete (newline-ended) lines the file at ``path`` holds (0: no file): a match's kept games."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as file:
+        return sum(block.count(b"\n") for block in iter(functools.partial(file.read, 1 << 20), b""))
+
+
+def check_specs(specs: Iterable[str], via_server: bool = False) -> None:
+    """ValueError naming the first SPEC that is no bot, or a ``cmd:`` program with no server to play on."""
+    for spec in specs:
+        if not spec.startswith(EXTERNAL):
+            bot_factory(spec)
+        elif not via_server:
+            raise ValueError(f"{spec!r} is an external program: it plays only through a server "
+                             "(setback match --via-server)")
+
+
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
+    """Play a match and print its result; stopped by Ctrl-C with ``--out``, first say on stderr
+    how many games the file keeps and how to finish the match."""
     if args.via_server:  # the match's own server: only its warnings are news
         logs.configure(json=args.log_json, level=logging.WARNING)
+    check_specs(args.bots, args.via_server)
     plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
-    for spec in plan.specs:
-        if spec.startswith(EXTERNAL):
-            if not args.via_server:
-                raise ValueError(f"{spec!r} is an external program: it plays only through a server (--via-server)")
-            continue
-        bot_factory(spec)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
     finished = read_finished(Path(args.out)) if args.resume else []
-    with ExitStack() as stack:
-        out: IO[str] | None = None
-        if args.out:
-            out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
-        progress = stack.enter_context(
-            Progress(
-                TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=True,
+    try:
+        with ExitStack() as stack:
+            out: IO[str] | None = None
+            if args.out:
+                out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
+            progress = stack.enter_context(
+                Progress(
+                    TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True,
+                )
+            ) if not args.json and sys.stderr.isatty() else None
+            task = progress.add_task("games", total=plan.games, completed=len(finished)) if progress else None
+
+            def on_record(record: dict[str, Any]) -> None:
+                if out is not None:
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+                if progress is not None and task is not None:
+                    progress.advance(task)
+
+            result = run_match(
+                plan, jobs=args.jobs, finished=finished, on_record=on_record, via_server=args.via_server
             )
-        ) if not args.json and sys.stderr.isatty() else None
-        task = progress.add_task("games", total=plan.games, completed=len(finished)) if progress else None
-
-        def on_record(record: dict[str, Any]) -> None:
-            if out is not None:
-                out.write(json.dumps(record) + "\n")
-                out.flush()
-            if progress is not None and task is not None:
-                progress.advance(task)
-
-        result = run_match(plan, jobs=args.jobs, finished=finished, on_record=on_record, via_server=args.via_server)
+    except KeyboardInterrupt:
+        if args.out:
+            kept = complete_lines(Path(args.out))
+            print(f"setback match: stopped with {kept} of {plan.games} games kept in {args.out}; "
+                  "to finish, rerun the same command with --resume", file=sys.stderr)
+        raise
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
@@ -104,16 +129,17 @@ def print_result(result: MatchResult) -> None:
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         table.add_row(
             s.spec, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
-            per_hand, f"{s.bids_made}/{s.bids_set}", f"{s.decision_ms:.2f}", str(s.clock.timeouts),
-            str(s.clock.errors), *rating,
+            per_hand, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
+            str(s.clock.timeouts), str(s.clock.errors), *rating,
         )
     Console(width=None if sys.stdout.isatty() else 160).print(table)
 
 
 def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     specs: list[str] = args.bots
+    check_specs(specs)
     if len(specs) != rules.players:
-        raise ValueError(f"{len(specs)} bots named for a table of {rules.players} players")
+        raise ValueError(f"a table of {rules.players} players takes one bot a seat, not {len(specs)}")
     bots = [bot_factory(spec)(args.seed + seat) for seat, spec in enumerate(specs)]
     game, _ = play_with(Game(rules, args.seed), bots, limits_from(args))
     if args.json:

@@ -54,8 +54,8 @@ class MatchPlan:
         n, rules = len(self.specs), self.rules
         if n != rules.players and (rules.teams is None or n != rules.teams):
             sides = f" or one a side ({rules.teams})" if rules.teams else ""
-            raise ValueError(f"{n} bots named for a table of {rules.players} players: "
-                             f"name one bot a seat ({rules.players}){sides}")
+            raise ValueError(f"a table of {rules.players} players takes one bot a seat ({rules.players}){sides}, "
+                             f"not {n}")
         if self.games < 0:
             raise ValueError(f"games must be 0 or more, not {self.games}")
         if self.duplicate and self.games % n:

@@ -1,8 +1,15 @@
 """Finding a bot from a SPEC: a built-in name, ``path/to/file.py:Class`` or ``module:Class``.
 
 Any SPEC may end in ``@key=value,key=value``: keyword arguments for the bot's
-constructor (after ``seed``), read as ``None``, int, float, else text; for example
-``search@budget_ms=20``, ``search@budget_ms=None,playouts=400`` or ``mybot.py:Mine@depth=3``.
+constructor (after ``seed``), for example ``search@budget_ms=20``,
+``search@budget_ms=None,playouts=400`` or ``mybot.py:Mine@depth=3``. A value is read as
+the keyword's annotation asks: ``None``, a bool (``true``/``false`` or ``1``/``0``), an
+int, a float (an int will do) or text, or a union of these; a value that is none of them
+is refused when the SPEC is read. A keyword without such an annotation is read as
+``None``, int, float, else text.
+
+A SPEC ``cmd:COMMAND LINE`` is no Python bot but an external program (spec.md,
+"External bots"), which plays only through a server.
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +30,9 @@ from setback.bots.search import SearchBot
 
 BUILTIN: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 """The built-in bots by name."""
+
+EXTERNAL = "cmd:"
+"""The SPEC prefix of an external bot: the rest is the command line that starts it."""
 
 
 def load_bot_class(spec: str) -> type[Bot]:
@@ -62,17 +74,64 @@ def _value(text: str) -> int | float | str | None:
     return text
 
 
+def _none(text: str) -> None:
+    if text.lower() != "none":
+        raise ValueError(text)
+
+
+def _bool(text: str) -> bool:
+    truth = {"true": True, "1": True, "false": False, "0": False}.get(text.lower())
+    if truth is None:
+        raise ValueError(text)
+    return truth
+
+
+_READERS: dict[Any, tuple[str, Callable[[str], Any]]] = {
+    type(None): ("None", _none), bool: ("true/false", _bool), int: ("int", int), float: ("float", float),
+    str: ("text", str),
+}
+"""How an option's value is read for each annotation a SPEC can check, tried in this order."""
+
+
+def _option(hint: Any, text: str) -> Any:
+    """``text`` read as the annotation ``hint`` asks; ValueError naming the types wanted if it is
+    none of them. A hint that is not one of :data:`_READERS` or a union of them goes unchecked."""
+    union = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    kinds = typing.get_args(hint) if union else (hint,)
+    if not all(kind in _READERS for kind in kinds):
+        return _value(text)
+    for kind, (_, read) in _READERS.items():
+        if kind in kinds:
+            try:
+                return read(text)
+            except ValueError:
+                pass
+    raise ValueError(" or ".join(_READERS[kind][0] for kind in kinds))
+
+
+def _hints(cls: type[Bot]) -> dict[str, Any]:
+    """The annotations of ``cls``'s constructor; none (options unchecked) if they name what cannot be found."""
+    try:
+        return typing.get_type_hints(cls.__init__)
+    except NameError:
+        return {}
+
+
 @functools.cache
 def bot_factory(spec: str) -> Callable[[int], Bot]:
     """A maker of fresh bots for ``spec`` (options included), given each bot's seed."""
     base, _, options = spec.partition("@")
     cls = load_bot_class(base)
+    hints = _hints(cls) if options else {}
     kwargs: dict[str, Any] = {}
     for item in filter(None, options.split(",")):
         key, eq, text = item.partition("=")
         if not eq or not key.isidentifier():
             raise ValueError(f"bad option {item!r} in bot {spec!r}: use key=value")
-        kwargs[key] = _value(text)
+        try:
+            kwargs[key] = _option(hints.get(key, Any), text)
+        except ValueError as wanted:
+            raise ValueError(f"bot {spec!r}: {key} wants {wanted}, not {text!r}") from None
     try:
         inspect.signature(cls).bind(0, **kwargs)
     except TypeError as exc:

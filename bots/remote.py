@@ -4,11 +4,14 @@
 :class:`~setback.bots.BotSeat` (so a bot that raises or overruns gets the fallback,
 never a hung seat), tells the bot's hooks, says ``ready`` after each game, and after a
 dropped connection reconnects with its seat token and carries on where the game is.
-It writes nothing on stdout: that is the bot's own.
+After its last game it leaves the table, so the seat is free at once rather than held
+for a reconnection. It writes nothing on stdout: that is the bot's own.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 
 import structlog
@@ -26,10 +29,15 @@ from setback.protocol.messages import (
     HandScoredEvent,
     Join,
     Joined,
+    Leave,
+    Left,
     Ready,
 )
 
 log = structlog.get_logger("setback.bot")
+
+LEAVE_SECONDS = 5.0
+"""How long a bot that has played its games waits for ``left`` before it closes anyway."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,8 @@ async def play_remote(
                         await link.send(Ready())
                 case _:
                     pass
+        if games is not None and played == games:
+            await _leave(link)
     finally:
         if agent is not None:
             agent.close()
@@ -107,3 +117,16 @@ async def play_remote(
                 clock.add(agent.clock)
         await link.close()
     return played
+
+
+async def _leave(link: ServerLink) -> None:
+    """Give the seat back: ``leave``, then wait (a while) for ``left`` or a refusal."""
+    with contextlib.suppress(LinkClosedError, TimeoutError):
+        await link.send(Leave(id="leave"))
+        async with asyncio.timeout(LEAVE_SECONDS):
+            while True:
+                match await link.receive():
+                    case Left() | Error(id="leave"):
+                        return
+                    case _:
+                        pass

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from setback.bots.registry import bot_name
+from setback.bots.registry import EXTERNAL, bot_name
 from setback.bots.seat import Clock
 from setback.engine import plain
 
@@ -54,9 +54,12 @@ class BotStats:
         return wilson_interval(self.wins, self.games)
 
     @property
-    def decision_ms(self) -> float:
-        """The average time of one decision, in milliseconds."""
-        return 1000 * self.clock.seconds / self.clock.decisions if self.clock.decisions else 0.0
+    def decision_ms(self) -> float | None:
+        """The average time of one decision, in milliseconds; None when there is none to show: no
+        decisions, or an external ``cmd:`` program's, which the runner cannot time."""
+        if not self.clock.decisions or self.spec.startswith(EXTERNAL):
+            return None
+        return 1000 * self.clock.seconds / self.clock.decisions
 
     def as_dict(self) -> dict[str, Any]:
         low, high = self.win_interval()
@@ -73,7 +76,7 @@ class BotStats:
             "bids_made": self.bids_made,
             "bids_set": self.bids_set,
             "decisions": self.clock.decisions,
-            "decision_ms": round(self.decision_ms, 3),
+            "decision_ms": None if self.decision_ms is None else round(self.decision_ms, 3),
             "timeouts": self.clock.timeouts,
             "errors": self.clock.errors,
             **({"rating": {"mu": round(self.rating[0], 3), "sigma": round(self.rating[1], 3)}}

@@ -4,9 +4,11 @@ One :class:`~setback.server.app.Server` runs in this process on a loopback port.
 game gets its own table, created with the game's seed, rules and clock; each seat's bot
 joins it over the protocol: a Python bot through :func:`~setback.bots.remote.play_remote`
 (the same bot, seeded the same way, as offline), a ``cmd:`` bot as the program it names,
-started with the table in its environment (spec.md, "External bots"). The record is read
-back from the server's own records and carries the same fields as an offline one, so for
-the same seeds and deterministic bots both modes give identical games.
+started with the table in its environment (spec.md, "External bots") and stopped once the
+game is over. The record is read back from the server's own records and carries the same
+fields as an offline one, so for the same seeds and deterministic bots both modes give
+identical games. A ``cmd:`` bot's clock holds the decisions and timeouts the server saw;
+the runner cannot time it, so its ``seconds`` stay 0 (the result shows no ms/decision).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.match import MatchPlan, match_fields
-from setback.bots.registry import bot_factory
+from setback.bots.registry import EXTERNAL, bot_factory
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.client.link import Address, ServerLink
@@ -32,9 +34,10 @@ from setback.protocol.messages import CreateTable, TableUpdate
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import replayed
+from setback.server.store import GameRow
 
-EXTERNAL = "cmd:"
-"""The SPEC prefix of an external bot: the rest is the command line that starts it."""
+STOP_SECONDS = 5.0
+"""How long an external bot may take to end after SIGTERM before it is killed."""
 
 
 def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
@@ -82,34 +85,46 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
 
     server.lobby.game_over_listeners.append(decided)
     clocks = [Clock() for _ in seating]
-    players: list[asyncio.Future[Any]] = []
+    sdk: list[asyncio.Future[int]] = []
+    external: list[asyncio.Future[None]] = []
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
         if spec.startswith(EXTERNAL):
-            players.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+            external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
         else:
             bot = bot_factory(spec)(seed + seat)
             link = ServerLink(address, f"{spec}#{seat}", kind="bot")
-            players.append(asyncio.ensure_future(
+            sdk.append(asyncio.ensure_future(
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
     try:
         await over.wait()
         server.flush()
-        await asyncio.wait(players, timeout=5)  # let them hear game_over and count their clocks
+        if sdk:  # they end on game_over, having counted their clocks; external programs never end
+            await asyncio.wait(sdk, timeout=5)
     finally:
         server.lobby.game_over_listeners.remove(decided)
+        players: list[asyncio.Future[Any]] = [*sdk, *external]
         for player in players:
             player.cancel()
         await asyncio.gather(*players, return_exceptions=True)
     row = server.store.finished_game_at(table)
     assert row is not None, f"no finished game recorded at {table}"
+    for seat, b in enumerate(seating):
+        if plan.specs[b].startswith(EXTERNAL):
+            clocks[seat] = _server_clock(row, seat)
     return game_record(replayed(row), players=[plan.specs[b] for b in seating],
                        match=match_fields(plan, index, clocks))
 
 
+def _server_clock(row: GameRow, seat: int) -> Clock:
+    """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
+    late = [timed_out for who, _, timed_out in row.actions if who == seat]
+    return Clock(decisions=len(late), timeouts=sum(late))
+
+
 async def _external(spec: str, address: Address, table: str, seat: int) -> None:
-    """Run a ``cmd:`` bot until cancelled (the game over), then stop it."""
+    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL)."""
     command = shlex.split(spec[len(EXTERNAL):])
     env = {
         **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
@@ -120,6 +135,10 @@ async def _external(spec: str, address: Address, table: str, seat: int) -> None:
         await process.wait()
     finally:
         if process.returncode is None:
-            process.terminate()
             with contextlib.suppress(ProcessLookupError):
-                await asyncio.wait_for(process.wait(), 5)
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), STOP_SECONDS)
+            except TimeoutError:
+                process.kill()
+                await process.wait()

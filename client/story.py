@@ -42,7 +42,7 @@ REASONS = {
     "smudge": "a made bid of 4 (smudge)",
     "smudge_failed": "the other side's failed bid of 4",
     "pitcher_reached_target": "the pitcher's side reached the target",
-    "highest_score": "the highest score over the target",
+    "highest_score": "the highest score at or over the target",
     "hand_limit": "the highest score at the hand limit",
 }
 

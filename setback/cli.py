@@ -115,14 +115,16 @@ def rules_from(args: argparse.Namespace, players: int) -> Rules:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from setback.bots.cli import run_match_command
+    from setback.bots.cli import check_specs, run_match_command
 
+    check_specs(args.bots, args.via_server)  # an unknown bot is news before a count that is off
     return run_match_command(args, rules_from(args, len(args.bots)))
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from setback.bots.cli import run_watch_command
+    from setback.bots.cli import check_specs, run_watch_command
 
+    check_specs(args.bots)
     return run_watch_command(args, rules_from(args, len(args.bots)))
 
 

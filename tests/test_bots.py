@@ -126,6 +126,26 @@ def test_bot_options_come_from_the_spec() -> None:
         raise AssertionError(f"{bad} was accepted")
 
 
+def test_bot_option_values_are_checked_when_the_spec_is_read() -> None:
+    """Each ``@key=value`` is read as the constructor's annotation asks (None, true/false or 0/1,
+    int, float; an int passes for a float); any other value is refused at once, naming the bot,
+    the keyword, the value and the type wanted."""
+    with pytest.raises(ValueError) as refused:
+        bot_factory("heuristic@boldness=abc")
+    assert all(part in str(refused.value) for part in ("heuristic", "boldness", "'abc'", "float"))
+    for bad in ("heuristic@boldness=None", "search@playouts=1.5", "search@budget_ms=fast",
+                "search@infer_bids=maybe"):
+        with pytest.raises(ValueError, match="wants"):
+            bot_factory(bad)
+    heuristic = bot_factory("heuristic@boldness=1")(0)
+    assert isinstance(heuristic, HeuristicBot) and heuristic.boldness == 1
+    search = bot_factory("search@budget_ms=None,playouts=7,infer_bids=false")(0)
+    assert isinstance(search, SearchBot)
+    assert search.budget_ms is None and search.playouts == 7 and search.infer_bids is False
+    quiet = bot_factory("search@infer_bids=0")(0)
+    assert isinstance(quiet, SearchBot) and quiet.infer_bids is False
+
+
 def test_heuristic_beats_random_in_most_games() -> None:
     """A smoke test of strength (the real figures are measured with `setback match`)."""
     result = play_match(MatchPlan(("heuristic", "random"), Rules(players=2), 30, seed=5, duplicate=True))

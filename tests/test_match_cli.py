@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
 from setback.bots.tally import wilson_interval
 from setback.cli import main
@@ -158,3 +161,43 @@ def test_bench_server_prints_its_figures() -> None:
     assert row["ratio_decisions"] == round(row["setback"]["decisions_per_s"] / row["echo"]["decisions_per_s"], 3)
     held = figures["hold"]
     assert held["connections"] == 12 and held["errors"] == 0
+
+
+def test_an_unknown_bot_is_named_before_the_count_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    """`watch foo` and `match foo` name the unknown bot rather than complain of the number of bots."""
+    for argv in (["watch", "foo", "--players", "4"], ["match", "foo", "--players", "4", "--games", "1"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        assert "unknown bot 'foo'" in capsys.readouterr().err
+
+
+def test_a_wrong_number_of_bots_is_counted_in_plain_english(capsys: pytest.CaptureFixture[str]) -> None:
+    """One bot for four seats says so without a "1 bots"."""
+    for argv in (["watch", "random", "--players", "4"], ["match", "random", "--players", "4", "--games", "1"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "4 players" in err and "not 1" in err and "1 bots" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
+def test_ctrl_c_says_how_many_games_are_kept_and_how_to_resume(tmp_path: Path) -> None:
+    """Interrupted, `match --out FILE` says on stderr how many games FILE keeps and how to finish."""
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    kept = len(read_finished(out))
+    assert kept >= 2
+    assert f"{kept} of 100000 games kept in {out}" in err
+    assert "rerun the same command with --resume" in err

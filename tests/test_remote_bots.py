@@ -101,6 +101,24 @@ async def test_setback_bot_command_plays_games_and_keeps_stdout_clean() -> None:
         await host.close()
 
 
+async def test_a_bot_that_has_played_its_games_gives_its_seat_back() -> None:
+    """After its last game the bot sends ``leave`` and waits for ``left``: its seat is free at once,
+    not held for the reconnect grace as a dropped connection's would be."""
+    async with running_server() as server:
+        host, table = await host_table(server.port, 2, ["random"])
+        link = ServerLink(Address("127.0.0.1", server.port), "once", kind="bot")
+        assert await asyncio.wait_for(play_remote(link, HeuristicBot(seed=2), Seating(table, 1), games=1), 60) == 1
+        newcomer = await RawClient.connect(server.port)
+        await newcomer.hello("newcomer")
+        await newcomer.send(type="join", id=1, table=table, seat=1)
+        reply = await newcomer.read()
+        while reply["type"] not in {"joined", "error"}:
+            reply = await newcomer.read()
+        assert reply["type"] == "joined", reply
+        await newcomer.close()
+        await host.close()
+
+
 class DroppingBot(HeuristicBot):
     """Plays well, but the test cuts its connection after its fifth decision."""
 

@@ -3,7 +3,10 @@ offline and through a real server; external `cmd:` bots play over the protocol."
 
 from __future__ import annotations
 
+import json
 import shutil
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -65,3 +68,63 @@ def test_external_bots_need_a_server(capsys: pytest.CaptureFixture[str]) -> None
         main(["match", "cmd:node bot.js", "random", "--games", "2"])
     assert exit_.value.code == 2
     assert "--via-server" in capsys.readouterr().err
+
+
+PYTHON_BOT = """
+import json, os, socket
+
+stream = socket.create_connection((os.environ["SETBACK_HOST"], int(os.environ["SETBACK_PORT"]))).makefile("rwb")
+
+
+def send(**message):
+    stream.write(json.dumps(message).encode() + b"\\n")
+    stream.flush()
+
+
+send(type="hello", version="1.0", name=os.environ["SETBACK_NAME"], kind="bot")
+send(type="join", table=os.environ["SETBACK_TABLE"], seat=int(os.environ["SETBACK_SEAT"]), ready=True)
+for line in stream:
+    message = json.loads(line)
+    if message["type"] == "decide":
+        send(type="act", request=message["request"], action=message["view"]["legal"][0])
+    elif message["type"] == "ping":
+        send(type="pong", nonce=message.get("nonce"))
+    elif message["type"] == "game_over":
+        send(type="ready")
+"""
+
+
+def test_external_program_is_stopped_once_its_game_is_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A `cmd:` program never leaves on its own: the runner stops it at the game's end instead of
+    waiting for it, and reports its decisions and timeouts as the server saw them, its time per
+    decision as not measured (null), never as a fake 0."""
+    from setback.cli import main
+
+    script = tmp_path / "first_legal.py"
+    script.write_text(PYTHON_BOT)
+    external = f"cmd:{sys.executable} {script}"
+    start = time.perf_counter()
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", external, "random", "--players", "2", "--target", "7", "--games", "2", "--seed", "3",
+              "--via-server", "--json"])
+    elapsed = time.perf_counter() - start
+    assert exit_.value.code == 0
+    assert elapsed < 5, f"2 games took {elapsed:.1f} s: the runner waited for the program to leave"
+    program, _ = json.loads(capsys.readouterr().out)["bots"]
+    assert program["games"] == 2
+    assert program["decisions"] > 0 and program["timeouts"] == 0
+    assert program["decision_ms"] is None
+
+
+def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table prints "-" under ms/decision for a `cmd:` program: the runner cannot time it."""
+    from setback.bots.cli import print_result
+    from setback.bots.tally import MatchResult
+
+    result = MatchResult(MatchPlan(("cmd:./mine", "random"), Rules(players=2), games=0))
+    print_result(result)
+    row = next(line for line in capsys.readouterr().out.splitlines() if "cmd:./mine" in line)
+    cells = [cell.strip() for cell in row.split("│")]
+    assert cells[7] == "-"
