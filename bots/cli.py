@@ -123,12 +123,14 @@ def print_result(result: MatchResult) -> None:
     rated = any(s.rating for s in result.stats)
     for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for s in result.stats:
+    specs = [s.spec for s in result.stats]
+    for number, s in enumerate(result.stats, 1):
         low, high = s.win_interval()
+        label = f"{s.spec} #{number}" if specs.count(s.spec) > 1 else s.spec  # the same bot twice: which is which
         per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         table.add_row(
-            s.spec, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
+            label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
             per_hand, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
             str(s.clock.timeouts), str(s.clock.errors), *rating,
         )

@@ -83,7 +83,8 @@ def rescore(record: dict[str, Any]) -> list[int]:
 
 def test_match_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     table = run_cli(capsys, "match", "random", "random", "random", "random", "--games", "12", "--seed", "7")
-    assert "12 games, seed 7" in table and "random" in table
+    assert "12 games, seed 7" in table
+    assert all(f"random #{n}" in table for n in range(1, 5)), "four of one bot: each row says which"
     data = json.loads(run_cli(capsys, "match", "random", "random", "random", "random",
                               "--games", "12", "--seed", "7", "--json"))
     assert data["games"] == 12 and len(data["bots"]) == 4
