@@ -320,8 +320,10 @@ def rating_text(rating: float | None) -> str:
     return f" [{rating:.0f}]" if rating is not None else ""
 
 
-def table_detail(info: TableInfo | None) -> Text:
-    """The seats of the table under the lobby's cursor."""
+def table_detail(info: TableInfo | None, online: bool = True) -> Text:
+    """The seats of the table under the lobby's cursor; ``online``: connected to the server."""
+    if info is None and not online:
+        return Text("Not connected: the server's tables show once it answers.", style=DIM)
     if info is None:
         return Text("No tables yet: press n to create one.", style=DIM)
     text = Text(f"{info.name} ({info.table}): ", style=MINE)

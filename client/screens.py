@@ -237,7 +237,7 @@ class LobbyScreen(ClientScreen):
         ids = list(state.tables)
         if current in ids:
             tables.move_cursor(row=ids.index(current))
-        self.query_one("#detail", Static).update(table_detail(state.tables.get(self._current() or "")))
+        self._show_detail()
         self.query_one("#prompt", Static).update(lobby_prompt(state, time.monotonic()))
         self.show_log(state)
 
@@ -250,7 +250,12 @@ class LobbyScreen(ClientScreen):
 
     @on(DataTable.RowHighlighted)
     def highlighted(self) -> None:
-        self.query_one("#detail", Static).update(table_detail(self.state.tables.get(self._current() or "")))
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        state = self.state
+        detail = table_detail(state.tables.get(self._current() or ""), online=state.link is Link.ONLINE)
+        self.query_one("#detail", Static).update(detail)
 
     @on(DataTable.RowSelected)
     async def selected(self) -> None:

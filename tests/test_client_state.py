@@ -273,6 +273,8 @@ def test_the_lobby_shows_ratings_and_rated_tables() -> None:
     shown = table_detail(info).plain
     assert "ann [1532]" in shown and "heuristic-1 (bot)" in shown and "rated" in shown
     assert rating_text(None) == ""
+    assert "press n" in table_detail(None).plain
+    assert "Not connected" in table_detail(None, online=False).plain, "offline, no invitation to make a table"
 
 
 def test_other_players_clocks_come_from_the_servers_turn_events() -> None:
