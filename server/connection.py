@@ -150,7 +150,7 @@ class Connection(asyncio.Protocol):
             return True
         self._dropped += 1
         if self._dropped >= config.flood_close_after:
-            self.fatal(Code.RATE_LIMITED, "too many messages for too long")
+            self.fatal(Code.RATE_LIMITED, "too many messages for too long", request)
         elif now - self._last_rate_error >= 1.0:
             self._last_rate_error = now
             self.send(Error(id=request, code=Code.RATE_LIMITED, message="too many messages: dropped"))

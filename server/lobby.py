@@ -170,8 +170,8 @@ class Lobby:
                 table = self._table_of(peer)
                 del self.where[peer]
                 self.browsing.add(peer)  # back in the lobby first: it hears table_closed if it was the last
+                peer.send(Left(id=message.id, table=table.id))  # before whatever its leaving sets off
                 table.leave(peer)
-                peer.send(Left(id=message.id, table=table.id))
                 self._tidy(table)
             case AddBot(table=table_id, bot=bot, seat=seat):
                 table = self._table(table_id) if table_id is not None else self._table_of(peer)

@@ -176,11 +176,12 @@ class Table:
         seat = self.seat_of(peer)
         if seat is None:
             raise RefusedError(Code.NOT_AT_TABLE, "only a seated player can be ready")
-        seat.ready = ready
-        if ready and self.playing and seat.bot is not None:
+        if ready and self.playing and seat.bot is not None:  # back from a stand-in: not yet ready for the next game
             seat.seat_bot(None)
             seat.timeouts = 0
             log.info("seat_taken_back", table=self.id, seat=seat.index)
+        else:
+            seat.ready = ready
         self._changed()
 
     def leave(self, peer: Peer) -> None:
@@ -505,10 +506,7 @@ class Table:
         seat.total_timeouts += 1
         action = self._fallback()
         log.info("timed_out", table=self.id, seat=seat.index, action=str(action), timeouts=seat.timeouts)
-        notice = EventMessage(
-            table=self.id, event=TimedOutEvent(seat=seat.index, action=str(action), timeouts=seat.timeouts)
-        )
-        self._broadcast(notice)
+        self._tell(self._listeners(), TimedOutEvent(seat=seat.index, action=str(action), timeouts=seat.timeouts))
         limit = self.options.clock.bot_after_timeouts
         if limit is not None and seat.timeouts >= limit and seat.bot is None:
             self._stand_in(seat, "timeouts", think=False)

@@ -294,4 +294,5 @@ async def test_message_flood_is_rate_limited_then_closed() -> None:
         answered = {m["id"] for m in client.received if m["type"] == "pong"}
         assert len(answered) < 20 and error["id"] == len(answered)  # the first ping dropped, after the burst
         assert await client.closed()
-        assert any(m.get("code") == Code.RATE_LIMITED and m.get("fatal") for m in client.received)
+        closing = [m for m in client.received if m.get("code") == Code.RATE_LIMITED and m.get("fatal")]
+        assert len(closing) == 1 and isinstance(closing[0]["id"], int), "the last dropped ping's id"

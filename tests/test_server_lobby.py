@@ -51,6 +51,8 @@ async def test_table_updates_reach_the_lobby_and_the_table_only() -> None:
         await host.expect("left", id=5)
         for client in (browser, guest, host):
             await client.expect("table_closed", table=table)
+        order = [m["type"] for m in host.received if m["type"] in {"left", "table_closed"}]
+        assert order == ["left", "table_closed"], "the leaver hears it left, then that the table is gone"
 
         await settled(elsewhere, 5)
         assert not updates_of(elsewhere, table), "a player at another table hears nothing of this one"

@@ -30,6 +30,27 @@ async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> Non
         await b.close()
 
 
+async def test_a_connection_without_events_hears_of_no_timeout_either() -> None:
+    """``events: false`` means no ``event`` message at all, ``timed_out`` included; the seat
+    that timed out just gets its next ``decide``."""
+    async with running_server() as server:
+        quiet = await greeted(server.port, "quiet", events=False)
+        loud = await greeted(server.port, "loud")
+        await quiet.send(type="create_table", id=1, rules={"players": 2}, seed=3,
+                         clock={"decision_seconds": 0.1, "bot_after_timeouts": None})
+        table = (await quiet.expect("table", id=1))["table"]["table"]
+        for seat, client in enumerate((quiet, loud)):
+            await client.send(type="join", id=2, table=table, seat=seat, ready=True)
+            await client.expect("joined", id=2)
+        await loud.expect("event", timeout=5, event={"kind": "timed_out", "seat": Game(Rules(players=2), 3).to_act,
+                                                      "action": "pass", "timeouts": 1})
+        await quiet.send(type="ping", id="p", nonce=1)
+        await quiet.expect("pong", id="p")
+        assert not [m for m in quiet.received if m["type"] == "event"]
+        await quiet.close()
+        await loud.close()
+
+
 async def test_repeated_timeouts_hand_the_seat_to_a_bot_and_the_game_ends() -> None:
     async with running_server() as server:
         a, b, table = await start_duel(server.port, clock={"decision_seconds": 0.05, "bot_after_timeouts": 2})
@@ -39,6 +60,21 @@ async def test_repeated_timeouts_hand_the_seat_to_a_bot_and_the_game_ends() -> N
         tables = await b.expect("tables", id=9)
         seat_a = next(t for t in tables["tables"] if t["table"] == table)["seats"][0]
         assert seat_a["timeouts"] >= 2
+        await a.close()
+        await b.close()
+
+
+async def test_taking_a_seat_back_from_its_stand_in_is_not_being_ready_for_the_next_game() -> None:
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port, clock={"decision_seconds": 0.05, "bot_after_timeouts": 1})
+        async with asyncio.timeout(10):  # a never answers: after one timeout a bot plays its seat
+            while not (await b.expect("table"))["table"]["seats"][0]["replaced_by_bot"]:
+                pass
+        await a.send(type="ready", id=5)
+        await a.expect("ok", id=5)
+        await b.send(type="list_tables", id=6)
+        seats = next(t for t in (await b.expect("tables", id=6))["tables"] if t["table"] == table)["seats"]
+        assert not seats[0]["replaced_by_bot"] and not seats[0]["ready"]
         await a.close()
         await b.close()
 
