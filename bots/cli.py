@@ -68,11 +68,10 @@ def check_specs(specs: Iterable[str], via_server: bool = False) -> None:
 
 
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
-    """Play a match and print its result; stopped by Ctrl-C with ``--out``, first say on stderr
-    how many games the file keeps and how to finish the match."""
+    """Play a match (its SPECs passed :func:`check_specs`) and print its result; stopped by
+    Ctrl-C with ``--out``, first say on stderr how many games the file keeps and how to finish."""
     if args.via_server:  # the match's own server: only its warnings are news
         logs.configure(json=args.log_json, level=logging.WARNING)
-    check_specs(args.bots, args.via_server)
     plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
     if args.resume and not args.out:
         raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
@@ -138,8 +137,8 @@ def print_result(result: MatchResult) -> None:
 
 
 def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
+    """Tell one game between bots (its SPECs passed :func:`check_specs`)."""
     specs: list[str] = args.bots
-    check_specs(specs)
     if len(specs) != rules.players:
         raise ValueError(f"a table of {rules.players} players takes one bot a seat, not {len(specs)}")
     bots = [bot_factory(spec)(args.seed + seat) for seat, spec in enumerate(specs)]

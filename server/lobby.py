@@ -46,7 +46,7 @@ from setback.protocol.messages import (
     Welcome,
 )
 from setback.server.config import ServerConfig
-from setback.server.peer import Peer
+from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store, token_hash
@@ -300,17 +300,13 @@ class Lobby:
             raise RefusedError(Code.BAD_CHAT, f"chat is 1 to {self.config.max_chat_chars} printable characters")
         if scope == "lobby":
             self.store.add_chat(None, "lobby", peer.name, text)
-            line = encode(Chat(scope="lobby", table=None, sender=peer.name, text=text))
-            for other in self.peers:
-                if other is not peer:
-                    other.send_line(line)
-            peer.send(Chat(id=request, scope="lobby", table=None, sender=peer.name, text=text))
+            send_chat(self.peers, peer, Chat(id=request, scope="lobby", table=None, sender=peer.name, text=text))
             return
         table = self._table_of(peer)
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
             raise RefusedError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
         self.store.add_chat(table.id, "table", peer.name, text)
-        table.chat(peer, request, text)
+        send_chat(table.audience(), peer, Chat(id=request, scope="table", table=table.id, sender=peer.name, text=text))
 
     # -- what the lobby sees ------------------------------------------------------------------------
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal, Protocol
 
-from setback.protocol.messages import ServerMessage
+import msgspec
+
+from setback.protocol import encode
+from setback.protocol.messages import Chat, ServerMessage
 
 
 class Peer(Protocol):
@@ -21,3 +25,13 @@ class Peer(Protocol):
 
     def send_line(self, line: bytes) -> None:
         """Queue an already encoded line (newline included)."""
+
+
+def send_chat(listeners: Iterable[Peer], sender: Peer, chat: Chat) -> None:
+    """``chat`` (carrying the id of ``sender``'s request) to ``sender``; to every other listener
+    without the id, encoded once."""
+    line = encode(msgspec.structs.replace(chat, id=None))
+    for peer in listeners:
+        if peer is not sender:
+            peer.send_line(line)
+    sender.send(chat)

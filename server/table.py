@@ -23,13 +23,11 @@ from setback.engine import Action, Event, Game, HandDealt, HandScored, parse_act
 from setback.protocol import Code, encode
 from setback.protocol.convert import ACTION_TEXT, event_to_wire, outcome_to_wire, rules_to_wire
 from setback.protocol.messages import (
-    Chat,
     DecisionClock,
     Error,
     EventMessage,
     GameOver,
     GameStarted,
-    RequestId,
     ServerMessage,
     Snapshot,
     TableInfo,
@@ -115,14 +113,6 @@ class Table:
     def holds(self, hashed: str) -> bool:
         """Whether a seat here is held for the token whose :func:`token_hash` is ``hashed``."""
         return any(s.token_hash == hashed for s in self.seats)
-
-    def chat(self, sender: Peer, request: RequestId, text: str) -> None:
-        """Everyone at the table hears ``sender``; its own copy answers its request ``request``."""
-        line = encode(Chat(scope="table", table=self.id, sender=sender.name, text=text))
-        for peer, _ in self._recipients():
-            if peer is not sender:
-                peer.send_line(line)
-        sender.send(Chat(id=request, scope="table", table=self.id, sender=sender.name, text=text))
 
     def seat_of(self, peer: Peer) -> Seat | None:
         return next((s for s in self.seats if s.peer is peer), None)

@@ -25,26 +25,24 @@ class CommandFailedError(Exception):
     """A command could not do its job for a reason the user can act on: one line on stderr, exit 1."""
 
 
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port, 0 (any free one) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
-    return port
+def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``), called ``what`` in errors."""
+
+    def read(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a number, not {text!r}") from None
+        if number < low or (high is not None and number > high):
+            bounds = f"at least {low}" if high is None else f"{low} to {high}"
+            raise argparse.ArgumentTypeError(f"{what} is {bounds}, not {number}")
+        return number
+
+    return read
 
 
-def at_least_one(text: str) -> int:
-    """An argparse type: a whole number, at least 1."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, not {number}")
-    return number
+port_number = whole_number("a port", 0, 65535)
+"""An argparse type: a TCP port, 0 (any free one) to 65535."""
 
 
 def server_address(text: str) -> str:
@@ -71,8 +69,7 @@ def explain(exc: BaseException) -> str:
     if isinstance(exc, sqlite3.DatabaseError):
         return f"the records file cannot be used: {exc} (is --db a server's SQLite file?)"
     if isinstance(exc, OSError) and exc.strerror:
-        where = exc.filename if exc.filename is not None else None
-        return f"{exc.strerror}: {where}" if where else exc.strerror
+        return f"{exc.strerror}: {exc.filename}" if exc.filename is not None else exc.strerror
     return str(exc) or type(exc).__name__
 
 
@@ -403,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     history = with_db(command("history", cmd_history, "list the finished games a server recorded"))
-    history.add_argument("--limit", type=at_least_one, default=50, help="newest N games (default 50)")
+    history.add_argument("--limit", type=whole_number("a count", 1), default=50, help="newest N games (default 50)")
     history.add_argument("--json", action="store_true", help="print them as JSON")
     replay = with_db(command("replay", cmd_replay, "tell a recorded game hand by hand"))
     replay.add_argument("game_id", type=int, metavar="GAME_ID")
