@@ -6,6 +6,11 @@ the turn's queue, in order, as one transaction, and only then writes that turn's
 store is only written: ratings, the one thing read back, are cached in memory. WAL mode
 with ``synchronous=NORMAL`` survives a killed server process; a power cut may lose the
 last commits (spec.md, "Durability").
+
+The actions of games in play go to a journal, one row a turn holding every action the
+turn took at every table (one insert a turn, not one a decision, is what keeps recording
+cheap on the server's hot path); a finished or closed game is sealed: its actions move
+into its ``games`` row, and journal rows no unsealed game needs are deleted.
 """
 
 from __future__ import annotations
@@ -25,20 +30,21 @@ from typing import Any
 
 import msgspec
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CHECKPOINT_SECONDS = 0.5
 """How often the server's checkpoint thread folds the WAL into the database file."""
-PRUNE_STEP = 1024
-"""Journal rows no unsealed game needs are deleted in steps of at least this many."""
+PRUNE_STEP = 256
+"""Journal rows (turns) no unsealed game needs are deleted in steps of at least this many."""
 
 _MOVES_TABLE = """
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
     timed_out INTEGER NOT NULL DEFAULT 0
 )"""
-"""The journal of actions, in rowid order (see the module docstring)."""
+"""Schema 2's journal, one row an action in rowid order: only read to migrate a file."""
 
-_SCHEMA = _MOVES_TABLE + """;
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
@@ -75,7 +81,8 @@ def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
 
 
-_MOVE = "INSERT INTO moves (rowid, game_id, seq, seat, action, timed_out) VALUES (?, ?, ?, ?, ?, ?)"
+_JOURNAL = "INSERT INTO journal VALUES (?, ?)"
+_journal_encoder = msgspec.json.Encoder()
 
 
 def default_db_path() -> Path:
@@ -144,11 +151,13 @@ class Store:
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
-        self._next_move = int(self.db.execute(
-            "SELECT MAX(COALESCE((SELECT MAX(rowid) FROM moves), 0), COALESCE((SELECT MAX(first_move) FROM games), 0))"
+        self._actions: list[tuple[int, int, str, int]] = []
+        """This turn's actions at every table: game, seat, action, whether the clock chose it."""
+        self._next_turn = int(self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), COALESCE((SELECT MAX(first_move) FROM games), 0))"
         ).fetchone()[0]) + 1
         self._unsealed: dict[int, tuple[str, int]] = {}
-        """Each game whose actions are still in the journal: its table and its first move."""
+        """Each game whose actions are still in the journal: its table and its first journal turn."""
         self._pruned = 0
         self._checkpointer: threading.Thread | None = None
         self._closing = threading.Event()
@@ -159,7 +168,7 @@ class Store:
         self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
 
     def _migrate(self) -> None:
-        """Bring a file of an older schema up to this one, in one transaction."""
+        """Bring a file of an older schema up to this one, a transaction a step."""
         row = None
         if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -167,33 +176,62 @@ class Store:
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"{self.path} has schema {version}; this setback knows up to {SCHEMA_VERSION}")
         if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
-            with self.db:
-                self.db.execute("BEGIN")
-                self.db.execute("ALTER TABLE games ADD COLUMN first_move INTEGER NOT NULL DEFAULT 0")
-                self.db.execute("ALTER TABLE games ADD COLUMN actions TEXT")
-                self.db.execute(_MOVES_TABLE)
-                self.db.execute(
-                    "UPDATE games SET actions = (SELECT json_group_array(json_array(seat, action, timed_out)) "
-                    "FROM (SELECT seat, action, timed_out FROM actions WHERE game_id = games.id ORDER BY seq)) "
-                    "WHERE finished IS NOT NULL"
-                )
-                self.db.execute(
-                    "INSERT INTO moves SELECT a.game_id, a.seq, a.seat, a.action, a.timed_out FROM actions a "
-                    "JOIN games g ON g.id = a.game_id WHERE g.finished IS NULL ORDER BY a.game_id, a.seq"
-                )
-                self.db.execute(
-                    "UPDATE games SET first_move = COALESCE((SELECT MIN(rowid) FROM moves WHERE game_id = games.id), "
-                    "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM moves)) WHERE finished IS NULL"
-                )
-                self.db.execute("DROP TABLE actions")
-                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+            self._migrate_1_to_2()
+        if version <= 2:
+            self._migrate_2_to_3()
+
+    def _migrate_1_to_2(self) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("ALTER TABLE games ADD COLUMN first_move INTEGER NOT NULL DEFAULT 0")
+            self.db.execute("ALTER TABLE games ADD COLUMN actions TEXT")
+            self.db.execute(_MOVES_TABLE)
+            self.db.execute(
+                "UPDATE games SET actions = (SELECT json_group_array(json_array(seat, action, timed_out)) "
+                "FROM (SELECT seat, action, timed_out FROM actions WHERE game_id = games.id ORDER BY seq)) "
+                "WHERE finished IS NOT NULL"
+            )
+            self.db.execute(
+                "INSERT INTO moves SELECT a.game_id, a.seq, a.seat, a.action, a.timed_out FROM actions a "
+                "JOIN games g ON g.id = a.game_id WHERE g.finished IS NULL ORDER BY a.game_id, a.seq"
+            )
+            self.db.execute(
+                "UPDATE games SET first_move = COALESCE((SELECT MIN(rowid) FROM moves WHERE game_id = games.id), "
+                "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM moves)) WHERE finished IS NULL"
+            )
+            self.db.execute("DROP TABLE actions")
+            self.db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+
+    def _migrate_2_to_3(self) -> None:
+        """One action a row becomes one journal row for each unsealed game."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("CREATE TABLE journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL)")
+            unsealed = self.db.execute(
+                "SELECT id, first_move FROM games WHERE finished IS NULL AND actions IS NULL ORDER BY id"
+            ).fetchall()
+            for turn, (game_id, first_move) in enumerate(unsealed, start=1):
+                actions = self.db.execute(
+                    "SELECT seat, action, timed_out FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid",
+                    (first_move, game_id),
+                ).fetchall()
+                self.db.execute(_JOURNAL, (turn, _json([(game_id, *action) for action in actions])))
+                self.db.execute("UPDATE games SET first_move = ? WHERE id = ?", (turn, game_id))
+            self.db.execute("UPDATE games SET first_move = 0 WHERE finished IS NOT NULL OR actions IS NOT NULL")
+            self.db.execute("DROP TABLE moves")
+            self.db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         self._queue.append((sql, args))
 
     def take(self) -> Batch:
-        """The writes queued so far, to be committed by :meth:`write` (on any one thread)."""
+        """The writes queued so far (this turn's actions as one journal row), to be committed
+        by :meth:`write` (on any one thread)."""
         batch, self._queue = self._queue, []
+        if self._actions:
+            batch.append((_JOURNAL, (self._next_turn, _journal_encoder.encode(self._actions).decode())))
+            self._next_turn += 1
+            self._actions = []
         return batch
 
     def write(self, batch: Batch) -> None:
@@ -269,19 +307,19 @@ class Store:
     ) -> int:
         game_id = self._next_game
         self._next_game += 1
-        self._unsealed[game_id] = (table_id, self._next_move)
+        self._unsealed[game_id] = (table_id, self._next_turn)
         self._write(
             "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started, first_move) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, table_id, number, seed, _json(rules), _json(players), int(rated), time.time(),
-             self._next_move),
+             self._next_turn),
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
         return game_id
 
-    def add_action(self, game_id: int, seq: int, seat: int, action: str, timed_out: bool) -> None:
-        self._queue.append((_MOVE, (self._next_move, game_id, seq, seat, action, int(timed_out))))
-        self._next_move += 1
+    def add_action(self, game_id: int, seat: int, action: str, timed_out: bool) -> None:
+        """The game's next action, journaled with the turn's others when the turn is taken."""
+        self._actions.append((game_id, seat, action, int(timed_out)))
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
@@ -301,9 +339,9 @@ class Store:
         """Keep the game's actions in its row; drop the journal prefix no unsealed game needs."""
         self._write("UPDATE games SET actions = ? WHERE id = ?", (_json(actions), game_id))
         self._unsealed.pop(game_id, None)
-        floor = min((first for _, first in self._unsealed.values()), default=self._next_move)
+        floor = min((first for _, first in self._unsealed.values()), default=self._next_turn)
         if floor - self._pruned >= PRUNE_STEP:
-            self._write("DELETE FROM moves WHERE rowid < ?", (floor,))
+            self._write("DELETE FROM journal WHERE turn < ?", (floor,))
             self._pruned = floor
 
     def add_chat(self, table_id: str | None, scope: str, sender: str, text: str) -> None:
@@ -363,10 +401,11 @@ class Store:
         else:
             actions = [
                 (seat, action, bool(timed_out))
-                for seat, action, timed_out in self.db.execute(
-                    "SELECT seat, action, timed_out FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid",
-                    (first_move, game_id),
+                for (turn,) in self.db.execute(
+                    "SELECT actions FROM journal WHERE turn >= ? ORDER BY turn", (first_move,)
                 )
+                for owner, seat, action, timed_out in json.loads(turn)
+                if owner == game_id
             ]
         return GameRow(
             gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,

@@ -364,7 +364,7 @@ class Table:
         assert self.game is not None and self.game_id is not None
         self._clear_pending()
         text = ACTION_TEXT[action.code]
-        self.store.add_action(self.game_id, len(self.record), seat, text, timed_out)
+        self.store.add_action(self.game_id, seat, text, timed_out)
         self.record.append((seat, text, timed_out))
         self._advance()
 

@@ -163,8 +163,9 @@ def _actions_of(db: Path) -> list[str]:
             "SELECT id, first_move, actions FROM games ORDER BY id DESC LIMIT 1").fetchone()
         if sealed is not None:
             return [action for _, action, _ in json.loads(sealed)]
-        return [r[0] for r in records.execute(
-            "SELECT action FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid", (first_move, game_id))]
+        return [action for (turn,) in records.execute(
+            "SELECT actions FROM journal WHERE turn >= ? ORDER BY turn", (first_move,))
+            for owner, _, action, _ in json.loads(turn) if owner == game_id]
 
 
 def _seed_of(db: Path) -> int:

@@ -19,14 +19,14 @@ def _play(store: Store, games: dict[int, Moves], rng: random.Random, rounds: int
         for game_id, moves in games.items():
             if rng.random() < 0.7:
                 move = (len(moves) % 2, f"play {rng.randrange(52)}", rng.random() < 0.1)
-                store.add_action(game_id, len(moves), *move)
+                store.add_action(game_id, *move)
                 moves.append(move)
         store.commit()
 
 
 def _journal(db: Path) -> int:
     with sqlite3.connect(db) as raw:
-        return int(raw.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+        return int(raw.execute("SELECT COALESCE(SUM(json_array_length(actions)), 0) FROM journal").fetchone()[0])
 
 
 def test_interleaved_games_read_back_in_order_before_and_after_sealing(tmp_path: Path) -> None:
@@ -99,22 +99,26 @@ def test_a_restart_continues_the_journal_past_every_game_it_holds(tmp_path: Path
     assert row is not None and row.actions == moves
 
 
+_OLD_TABLES = """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
+        games_played INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, closed REAL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
+        seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,"""
+"""Schemas 1 and 2 alike, up to the rest of the games table (which each test writes)."""
+
+
 def test_a_schema_1_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     with sqlite3.connect(db) as raw:
         raw.executescript(
-            """
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            INSERT INTO meta VALUES ('schema', '1');
-            CREATE TABLE tables (
-                id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
-                games_played INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, closed REAL
-            );
-            CREATE TABLE games (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
-                seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
+            _OLD_TABLES + """
                 started REAL NOT NULL, finished REAL, outcome TEXT
             );
+            INSERT INTO meta VALUES ('schema', '1');
             CREATE TABLE actions (
                 game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
                 timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seq)
@@ -130,13 +134,55 @@ def test_a_schema_1_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
     first, second = store.game(1), store.game(2)
     assert first is not None and first.actions == [(0, "bid 2", False), (1, "pass", False), (0, "play AS", True)]
     assert second is not None and second.actions == [(1, "bid 3", False), (0, "pass", True)]
-    store.add_action(2, 2, 1, "play 2C", False)
+    store.add_action(2, 1, "play 2C", False)
     store.commit()
     second = store.game(2)
     assert second is not None and second.actions[-1] == (1, "play 2C", False)
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == str(SCHEMA_VERSION)
         assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'actions'").fetchone()[0] == 0
+
+
+def test_a_schema_2_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
+    """Schema 2 kept one journal row an action; each unsealed game's become one row of its own."""
+    db = tmp_path / "two.sqlite3"
+    with sqlite3.connect(db) as raw:
+        raw.executescript(
+            _OLD_TABLES + """
+                started REAL NOT NULL, finished REAL, outcome TEXT,
+                first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
+            );
+            INSERT INTO meta VALUES ('schema', '2');
+            CREATE TABLE moves (
+                game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+                timed_out INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO tables VALUES ('t1', 1, 'a', '{}', 1, 0, NULL), ('t2', 2, 'b', '{}', 0, 0, NULL);
+            INSERT INTO games VALUES (1, 't1', 0, 7, '{}', '["a","b"]', 0, 0, 5, '{}', 1, '[[0,"pass",0]]');
+            INSERT INTO games VALUES (2, 't1', 1, 8, '{}', '["a","b"]', 0, 6, NULL, NULL, 2, NULL);
+            INSERT INTO games VALUES (3, 't2', 0, 9, '{}', '["a","b"]', 0, 6, NULL, NULL, 3, NULL);
+            INSERT INTO games VALUES (4, 't2', 1, 9, '{}', '["a","b"]', 0, 6, NULL, NULL, 9, NULL);
+            INSERT INTO moves (rowid, game_id, seq, seat, action, timed_out) VALUES
+                (1, 1, 0, 0, 'pass', 0), (2, 2, 0, 1, 'bid 2', 0), (3, 3, 0, 0, 'bid 3', 1),
+                (4, 2, 1, 0, 'pass', 0), (5, 3, 1, 1, 'pass', 0), (6, 2, 2, 1, 'play AS', 1);
+            """
+        )
+    store = Store(db)
+    assert [(a.id, a.actions) for a in (store.game(i) for i in (1, 2, 3, 4)) if a is not None] == [
+        (1, [(0, "pass", False)]),
+        (2, [(1, "bid 2", False), (0, "pass", False), (1, "play AS", True)]),
+        (3, [(0, "bid 3", True), (1, "pass", False)]),
+        (4, []),
+    ]
+    store.add_action(4, 0, "bid 4", False)
+    store.add_action(2, 0, "play 2C", False)
+    store.close()
+    reopened = Store(db)
+    assert [a.actions[-1:] for a in (reopened.game(4), reopened.game(2)) if a is not None] == [
+        [(0, "bid 4", False)], [(0, "play 2C", False)]
+    ]
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'").fetchone()[0] == 0
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
