@@ -314,7 +314,7 @@ class Lobby:
         """Tell the lobby, and everyone at the table, what the table looks like now."""
         if self.tables.get(table.id) is not table:
             return  # being made (or gone): nobody is to hear of it yet
-        if table.visited and not table.playing and table.is_abandoned():
+        if table.may_close():
             self._tidy(table)
             return
         line = encode(TableUpdate(table=table.info()))
@@ -336,7 +336,7 @@ class Lobby:
             table.close()
 
     def _tidy(self, table: Table) -> None:
-        if table.is_abandoned() and not table.playing and table.id in self.tables:
+        if table.may_close() and table.id in self.tables:
             del self.tables[table.id]
             table.close()
             self.store.close_table(table.id, table.record)

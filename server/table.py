@@ -105,8 +105,18 @@ class Table:
         )
 
     def is_abandoned(self) -> bool:
-        """No player, bot client or spectator is here or expected back."""
-        return not self.spectators and all(s.kind in {"empty", "builtin"} for s in self.seats)
+        """No player, bot client or spectator is here or expected back (a seat whose player
+        left during the game is played by its stand-in, and its token holds nothing)."""
+        return not self.spectators and all(
+            s.kind in {"empty", "builtin"} or (s.peer is None and s.token_hash is None) for s in self.seats
+        )
+
+    def may_close(self) -> bool:
+        """Nobody is here or expected back, and no game is in play that must end first: a game
+        with a hand limit is played out by its bots (its result counts), one without is not."""
+        if not (self.visited and self.is_abandoned()):
+            return False
+        return not self.playing or self.options.rules.hand_limit is None
 
     # -- seats --------------------------------------------------------------------------
 

@@ -250,6 +250,31 @@ async def test_a_table_whose_player_never_returns_closes_after_the_grace() -> No
         await lobby.close()
 
 
+async def test_a_game_without_a_hand_limit_stops_once_nobody_plays_it() -> None:
+    """Its stand-ins could play for ever: the table closes when its last player leaves and the
+    game stays recorded as it stood. With a hand limit the stand-ins play the game out."""
+    async with running_server() as server:
+        lobby = await greeted(server.port, "watcher")
+        for hand_limit in (None, 3):
+            player = await greeted(server.port, f"leaver{hand_limit}")
+            rules = {"players": 2, "hand_limit": hand_limit}
+            await player.send(type="create_table", id=1, rules=rules, bots=["heuristic"])
+            table_id = (await player.expect("table", id=1))["table"]["table"]
+            await player.send(type="join", id=2, table=table_id, ready=True)
+            await player.expect("game_started", timeout=5)
+            table = server.lobby.tables[table_id]
+            await player.send(type="leave", id=3)
+            await player.expect("left", id=3)
+            await lobby.expect("table_closed", timeout=30, table=table_id)
+            assert table.game is not None and table.game.is_over == (hand_limit is not None)
+            await server.settle()
+            game = server.store.game(table.game_id or 0)
+            assert game is not None and (game.finished is not None) == (hand_limit is not None)
+            assert [text for _, text, _ in game.actions] == [str(a) for a in table.game.actions]
+            await player.close()
+        await lobby.close()
+
+
 async def test_bots_of_closed_tables_and_replaced_stand_ins_leave_no_threads() -> None:
     """Each built-in bot's thread ends when its table closes or a stand-in gives the seat back."""
     import threading
