@@ -401,8 +401,9 @@ class TableScreen(ClientScreen):
             self.query_one("#scores", Static).update(scores_table(state))
         self._sync_selection(game)
         self._show_clocks(state)
-        self._show_hand(game)
-        self._show_actions(state, game)
+        live = state.link is Link.ONLINE  # while (re)connecting, nothing on screen looks pressable
+        self._show_hand(game, live)
+        self._show_actions(state, game, live)
         self.show_log(state)
         footer_for = (state.spectating, state.link is Link.OFFLINE)
         if footer_for != self.footer_for:
@@ -415,11 +416,11 @@ class TableScreen(ClientScreen):
             self.query_one("#seats", Static).update(seats_table(state, now, self.client.ascii))
         self.query_one("#prompt", Static).update(prompt(state, now, self.client.ascii))
 
-    def _show_hand(self, game: GameView | None) -> None:
+    def _show_hand(self, game: GameView | None, live: bool) -> None:
         chips = list(self.query("#hand Chip").results(Chip))
         cards = self.hand_order(game)
         decision = game.decision if game is not None else None
-        playing = decision is not None and decision.sent is None and not decision.bidding
+        playing = live and decision is not None and decision.sent is None and not decision.bidding
         playable = decision.playable() if decision is not None and playing else frozenset()
         for place, chip in enumerate(chips):
             if place >= len(cards):
@@ -439,7 +440,7 @@ class TableScreen(ClientScreen):
                 label.stylize("dim")
             chip.update(label)
 
-    def _show_actions(self, state: ClientState, game: GameView | None) -> None:
+    def _show_actions(self, state: ClientState, game: GameView | None, live: bool) -> None:
         chips = list(self.query("#actions Chip").results(Chip))
         choices: list[tuple[str, str, str]] = []
         heading = ""
@@ -461,9 +462,10 @@ class TableScreen(ClientScreen):
             chip.display = True
             chip.choice = action
             chip.border_title = key
-            chip.set_class(True, "-legal")
-            chip.set_class(self.selected == action, "-selected")
-            chip.update(label)
+            chip.set_class(live, "-legal")
+            chip.set_class(not live, "-illegal")
+            chip.set_class(live and self.selected == action, "-selected")
+            chip.update(Text(label, style="" if live else "dim"))
 
     # -- choosing -------------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from setback.bots import BUILTIN
 from setback.client.app import SetbackApp
 from setback.client.dialogs import ConfirmDialog, HelpDialog
 from setback.client.render import sorted_hand, suit_label
-from setback.client.screens import TableScreen
+from setback.client.screens import Chip, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.client.story import SUIT_NAMES
 from setback.protocol.messages import Act, WireRules
@@ -219,6 +219,25 @@ async def test_a_dropped_connection_comes_back_to_the_same_screen() -> None:
             again = my_decision(app)
             await pilot.press(str(place_of(app, first_legal(app))), "enter")
             await until(pilot, lambda: my_decision(app) is not again, "the play after reconnecting")
+
+
+async def test_while_reconnecting_no_bid_or_card_looks_pressable() -> None:
+    async with running_server() as server:
+        app = client(server.port, quick())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(app) is not None, "the bid")
+            screen = table_screen(app)
+            pressable = {c.choice for c in screen.query(Chip).results(Chip) if c.display and c.has_class("-legal")}
+            assert "bid 2" in pressable
+            app.state.link = Link.RECONNECTING
+            screen.show(app.state)
+            await pilot.pause()
+            assert not [c for c in screen.query(Chip).results(Chip) if c.display and c.has_class("-legal")]
+            assert chip_for(app, "bid 2").has_class("-illegal")
+            app.state.link = Link.ONLINE
+            screen.show(app.state)
+            await pilot.pause()
+            assert chip_for(app, "bid 2").has_class("-legal")
 
 
 def reconnected(app: SetbackApp) -> bool:
