@@ -19,7 +19,7 @@ from rich.table import Table
 from setback import logs
 from setback.bots.match import MatchPlan, play_with
 from setback.bots.match import play_match as run_match
-from setback.bots.registry import EXTERNAL, bot_factory, bot_name
+from setback.bots.registry import EXTERNAL, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
 from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
@@ -65,6 +65,8 @@ def check_specs(specs: Iterable[str], via_server: bool = False) -> None:
         elif not via_server:
             raise ValueError(f"{spec!r} is an external program: it plays only through a server "
                              "(setback match --via-server)")
+        else:
+            external_command(spec)
 
 
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:

@@ -18,6 +18,9 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import os
+import shlex
+import shutil
 import types
 import typing
 from collections.abc import Callable
@@ -33,6 +36,32 @@ BUILTIN: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot,
 
 EXTERNAL = "cmd:"
 """The SPEC prefix of an external bot: the rest is the command line that starts it."""
+
+
+class ExternalBotError(RuntimeError):
+    """An external (``cmd:``) bot could not play its game: it did not start, ended too early, or never sat down."""
+
+
+def external_command(spec: str) -> list[str]:
+    """The command line of the ``cmd:`` SPEC ``spec``; ValueError when it names no program that can be run."""
+    try:
+        command = shlex.split(spec[len(EXTERNAL):])
+    except ValueError as exc:
+        raise ValueError(f"{spec!r}: {exc}") from None
+    if not command:
+        raise ValueError(f"{spec!r} names no program: write cmd:PROGRAM [ARGUMENTS]")
+    program = command[0]
+    if shutil.which(program) is None:
+        if os.sep in program or (os.altsep is not None and os.altsep in program):
+            problem = "does not exist"
+            if Path(program).is_file():
+                problem = "is not executable (chmod +x it, or start it with its interpreter, as in cmd:node bot.js)"
+        elif Path(program).is_file():
+            problem = f"is not on PATH (for the file here, write cmd:./{program})"
+        else:
+            problem = "is not found on PATH"
+        raise ValueError(f"{spec!r}: the program {program!r} {problem}")
+    return command
 
 
 def load_bot_class(spec: str) -> type[Bot]:

@@ -16,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shlex
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from setback.bots.match import MatchPlan, match_fields
-from setback.bots.registry import EXTERNAL, bot_factory
+from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.client.link import Address, ServerLink
@@ -38,6 +37,8 @@ from setback.server.store import GameRow
 
 STOP_SECONDS = 5.0
 """How long an external bot may take to end after SIGTERM before it is killed."""
+SIT_DOWN_SECONDS = 30.0
+"""How long every bot of a game has to take its seat before the match stops with an error."""
 
 
 def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
@@ -86,19 +87,23 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     server.lobby.game_over_listeners.append(decided)
     clocks = [Clock() for _ in seating]
     sdk: list[asyncio.Future[int]] = []
-    external: list[asyncio.Future[None]] = []
+    external: list[asyncio.Future[int]] = []
+    external_specs: list[str] = []
+    sdk_specs: list[tuple[str, asyncio.Future[Any]]] = []
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
         if spec.startswith(EXTERNAL):
             external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+            external_specs.append(f"{spec} (seat {seat})")
         else:
             bot = bot_factory(spec)(seed + seat)
             link = ServerLink(address, f"{spec}#{seat}", kind="bot")
             sdk.append(asyncio.ensure_future(
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
+            sdk_specs.append((f"{spec} (seat {seat})", sdk[-1]))
     try:
-        await over.wait()
+        await _until_over(over, server, table, index, [*zip(external_specs, external, strict=True), *sdk_specs])
         server.flush()
         if sdk:  # they end on game_over, having counted their clocks; external programs never end
             await asyncio.wait(sdk, timeout=5)
@@ -117,22 +122,59 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
                        match=match_fields(plan, index, clocks))
 
 
+async def _until_over(
+    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]]
+) -> None:
+    """Wait for game ``index`` at ``table`` to end; :class:`ExternalBotError` as soon as a bot
+    ends before it (a program that exits or cannot start) or some seat is still empty
+    :data:`SIT_DOWN_SECONDS` after the table was made."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + SIT_DOWN_SECONDS
+    ended = asyncio.ensure_future(over.wait())
+    try:
+        while not over.is_set():
+            await asyncio.wait([ended, *(p for _, p in players)], timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+            if over.is_set():
+                return
+            for name, player in players:
+                if player.done():
+                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over")
+            empty = [s.index for s in server.lobby.tables[table].seats if not s.taken]
+            if empty and loop.time() > deadline:
+                seats = ", ".join(map(str, empty))
+                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s "
+                                       "(does the bot join the table in SETBACK_TABLE?)")
+    finally:
+        ended.cancel()
+
+
+def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
+    if player.cancelled():
+        return "was stopped"
+    error = player.exception()
+    if error is not None:
+        return f"failed: {error}" if not isinstance(error, OSError) else f"could not start: {error.strerror or error}"
+    status = player.result()
+    return f"exited with status {status}" if name.startswith(EXTERNAL) else "ended"
+
+
 def _server_clock(row: GameRow, seat: int) -> Clock:
     """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
     late = [timed_out for who, _, timed_out in row.actions if who == seat]
     return Clock(decisions=len(late), timeouts=sum(late))
 
 
-async def _external(spec: str, address: Address, table: str, seat: int) -> None:
-    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL)."""
-    command = shlex.split(spec[len(EXTERNAL):])
+async def _external(spec: str, address: Address, table: str, seat: int) -> int:
+    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL);
+    its exit status if it ends first."""
+    command = external_command(spec)
     env = {
         **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
         "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
     }
     process = await asyncio.create_subprocess_exec(*command, env=env, stdin=asyncio.subprocess.DEVNULL)
     try:
-        await process.wait()
+        return await process.wait()
     finally:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):

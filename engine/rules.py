@@ -13,7 +13,7 @@ HAND_SIZE: Final = 6
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options a table announces before play (RULES.md, "Table options").
+    """The options a table announces before play (spec.md, section 3).
 
     ``teams`` is ``None`` for cutthroat (every player a side of its own) or the
     number of partnerships T: T divides ``players``, each side has at least two

@@ -6,6 +6,7 @@ longer than the limit is reported once and discarded up to its newline.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import msgspec
@@ -31,6 +32,7 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
+_MISSING = re.compile(r"Object missing required field `([^`]+)`")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +63,12 @@ def _error(exc: msgspec.DecodeError, line: bytes) -> ProtocolError:
         return ProtocolError(Code.MALFORMED, f"not JSON: {exc}")
     text = str(exc)
     path = text.rpartition(" - at `")[2].rstrip("`") if " - at `" in text else "$"
+    missing = _MISSING.match(text)
+    if missing is not None:  # msgspec names the object; the path names the field it lacks
+        path = f"{path}.{missing[1]}"
     if path == "$" and text.startswith("Expected `object`"):
         return ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path)
-    if path == "$.type" or "missing required field `type`" in text:
+    if path == "$.type":
         return ProtocolError(Code.UNKNOWN_TYPE, text, _request_id(line), "$.type")
     return ProtocolError(Code.INVALID_FIELD, text, _request_id(line), path)
 

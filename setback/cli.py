@@ -74,8 +74,8 @@ def explain(exc: BaseException) -> str:
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """The table options of RULES.md as command-line flags."""
-    group = parser.add_argument_group("table rules (RULES.md)")
+    """The table options of spec.md section 3 as command-line flags."""
+    group = parser.add_argument_group("table rules (spec.md, section 3)")
     group.add_argument("--players", type=int, help="players at the table, 2-7 (default: one per bot)")
     group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
     group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")
@@ -113,9 +113,13 @@ def rules_from(args: argparse.Namespace, players: int) -> Rules:
 
 def cmd_match(args: argparse.Namespace) -> int:
     from setback.bots.cli import check_specs, run_match_command
+    from setback.bots.registry import ExternalBotError
 
     check_specs(args.bots, args.via_server)  # an unknown bot is news before a count that is off
-    return run_match_command(args, rules_from(args, len(args.bots)))
+    try:
+        return run_match_command(args, rules_from(args, len(args.bots)))
+    except ExternalBotError as exc:
+        raise CommandFailedError(str(exc)) from None
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

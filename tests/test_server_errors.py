@@ -32,7 +32,7 @@ async def error_for(client: RawClient, line: bytes) -> dict[str, Any]:
         (b'{"type": "teleport", "id": 7}\n', Code.UNKNOWN_TYPE, "$.type"),
         (b'{"id": 8}\n', Code.UNKNOWN_TYPE, "$.type"),
         (b'{"type": "act", "id": 9, "request": "three", "action": "pass"}\n', Code.INVALID_FIELD, "$.request"),
-        (b'{"type": "join", "id": 10}\n', Code.INVALID_FIELD, "$"),
+        (b'{"type": "join", "id": 10}\n', Code.INVALID_FIELD, "$.table"),  # the missing field
         (b'{"type": "create_table", "id": 11, "rules": {"players": "four"}}\n', Code.INVALID_FIELD, "$.rules.players"),
     ],
 )

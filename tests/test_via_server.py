@@ -128,3 +128,55 @@ def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureF
     row = next(line for line in capsys.readouterr().out.splitlines() if "cmd:./mine" in line)
     cells = [cell.strip() for cell in row.split("│")]
     assert cells[7] == "-"
+
+
+@pytest.mark.parametrize(
+    ("command", "complaint"),
+    [
+        ("", "names no program"),
+        ("no-such-program-here --x", "is not found on PATH"),
+        ("./not_executable.sh", "is not executable"),
+        ("not_executable.sh", "is not on PATH (for the file here, write cmd:./not_executable.sh)"),
+        ("'unbalanced", "No closing quotation"),
+    ],
+)
+def test_a_cmd_bot_that_cannot_be_run_is_refused_before_the_match(
+    command: str, complaint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from setback.cli import main
+
+    (tmp_path / "not_executable.sh").write_text("exit 0\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{command}", "random", "--players", "2", "--games", "1", "--via-server"])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert complaint in error and len(error.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("program", "complaint"),
+    [
+        ("import sys; sys.exit(3)", "(seat 0) exited with status 3 before game 0 was over"),
+        ("import time; time.sleep(30)", "game 0: nobody took seat 0 within 0.5 s"),
+    ],
+)
+def test_a_cmd_bot_that_ends_early_or_never_sits_down_stops_the_match(
+    program: str, complaint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bot author's first mistakes (a crash, a bot that never joins) end the match at once
+    with one line saying so, instead of a match that waits for ever."""
+    from setback.bots import via_server
+    from setback.cli import main
+
+    monkeypatch.setattr(via_server, "SIT_DOWN_SECONDS", 0.5)
+    script = tmp_path / "bot.py"
+    script.write_text(program)
+    start = time.perf_counter()
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{sys.executable} {script}", "random", "--players", "2", "--games", "1",
+              "--via-server"])
+    assert exit_.value.code == 1
+    assert complaint in capsys.readouterr().err
+    assert time.perf_counter() - start < 10
