@@ -124,10 +124,8 @@ def print_result(result: MatchResult) -> None:
     rated = any(s.rating for s in result.stats)
     for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
         table.add_column(column, justify="left" if column == "bot" else "right")
-    specs = [s.spec for s in result.stats]
-    for number, s in enumerate(result.stats, 1):
+    for label, s in zip(result.labels(), result.stats, strict=True):
         low, high = s.win_interval()
-        label = f"{s.spec} #{number}" if specs.count(s.spec) > 1 else s.spec  # the same bot twice: which is which
         per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         table.add_row(

@@ -143,6 +143,12 @@ class MatchResult:
         for stats, rating in zip(self.stats, ratings, strict=True):
             stats.rating = (rating.mu, rating.sigma)
 
+    def labels(self) -> list[str]:
+        """Each bot's SPEC, numbered ``#1``, ``#2``... by its place in the match when the same
+        SPEC plays more than once, so that its rows can be told apart."""
+        specs = [s.spec for s in self.stats]
+        return [f"{spec} #{n}" if specs.count(spec) > 1 else spec for n, spec in enumerate(specs, 1)]
+
     def as_dict(self) -> dict[str, Any]:
         plan = self.plan
         return {
@@ -150,5 +156,5 @@ class MatchResult:
             "seed": plan.seed,
             "duplicate": plan.duplicate,
             "games": self.games,
-            "bots": [s.as_dict() for s in self.stats],
+            "bots": [{"label": label, **s.as_dict()} for label, s in zip(self.labels(), self.stats, strict=True)],
         }

@@ -90,6 +90,7 @@ def test_match_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> No
     assert data["games"] == 12 and len(data["bots"]) == 4
     assert sum(b["wins"] for b in data["bots"]) == 12
     assert all(b["games"] == 12 for b in data["bots"])
+    assert [b["label"] for b in data["bots"]] == [f"random #{n}" for n in range(1, 5)]
 
 
 def test_match_is_reproducible_from_its_seed() -> None:
