@@ -267,6 +267,8 @@ class Table:
         self.send_snapshot(peer, seat.index)
         pending = self.pending
         if pending is not None and pending.seat == seat.index:
+            if pending.deadline is None and pending.thinking is None:
+                self._start_clock(pending)  # held since a restart (section 18)
             self._send_decide(seat, pending)
 
     # -- the game ----------------------------------------------------------------------------
@@ -317,6 +319,12 @@ class Table:
                 seat.seat_bot(builtin_bot(saved.bot, seat.index))
                 seat.ready = True
             seat.rating = self._rating(seat)
+        loop = asyncio.get_running_loop()
+        for seat in self.seats:  # between games too: a player who never comes back frees the seat
+            if seat.kind in {"human", "bot"}:
+                seat.grace = loop.call_later(
+                    self.options.waits.reconnect_grace, self._grace_over, seat.index, seat.token_hash
+                )
         if row.game is None:
             return
         game = Game(self.options.rules, row.game.seed)
@@ -329,13 +337,11 @@ class Table:
         assert self._views is not None
         for event in game.events:
             self._views.note(event)
-        loop = asyncio.get_running_loop()
-        for seat in self.seats:
-            if seat.kind in {"human", "bot"}:
-                seat.grace = loop.call_later(
-                    self.options.waits.reconnect_grace, self._grace_over, seat.index, seat.token_hash
-                )
         self._guard(self._advance)
+        pending = self.pending
+        if pending is not None and pending.timer is not None and self.seats[pending.seat].peer is None:
+            pending.timer.cancel()  # the server was away, not the player: the clock waits for them
+            pending.timer = pending.deadline = None
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -419,11 +425,16 @@ class Table:
         if seat.bot is not None:
             self._think(seat, pending)
             return
+        self._start_clock(pending)
+        self._send_decide(seat, pending)
+
+    def _start_clock(self, pending: Pending) -> None:
+        """Start the clock of the decision ``pending`` (at a table that has one)."""
+        limit = self.options.clock.decision_seconds
         if limit is not None:
             loop = asyncio.get_running_loop()
             pending.deadline = loop.time() + limit
             pending.timer = loop.call_at(pending.deadline, self._guard, self._timed_out, pending.request)
-        self._send_decide(seat, pending)
 
     def _game_over(self, game: Game) -> None:
         """Tell everyone, record the game, rate it, free the seats of players who left."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from pathlib import Path
 from typing import Any
 
 from test_server_errors import greeted, start_duel
@@ -12,6 +13,8 @@ from wire import RawClient, play_until_over, running_server
 
 from setback.engine import Game, Rules, parse_action
 from setback.protocol import Code
+from setback.server.app import Server
+from setback.server.config import ServerConfig
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
@@ -320,3 +323,63 @@ async def test_everyone_hears_whose_turn_it_is_and_on_what_clock() -> None:
         assert turn["event"]["limit_ms"] == 30_000 and turn["event"]["remaining_ms"] == 30_000
         for client in (a, b, watcher):
             await client.close()
+
+
+async def _restarted(db: Path, **settings: Any) -> Server:
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), **settings))
+    await server.start()
+    return server
+
+
+async def test_a_restarted_table_between_games_frees_the_seats_of_players_who_never_return(tmp_path: Path) -> None:
+    """The grace period runs for every restored seat, not only at tables with a game in play:
+    otherwise a player who left after a game holds the seat for ever."""
+    db = tmp_path / "club.sqlite3"
+    server = await _restarted(db)
+    a, b, table_id = await start_duel(server.port)
+    await asyncio.gather(play_until_over(a), play_until_over(b))
+    await server.stop()
+    server = await _restarted(db, reconnect_grace=0.3)
+    try:
+        assert [s.name for s in server.lobby.tables[table_id].seats] == ["a", "b"]
+        lobby = await greeted(server.port, "watcher")
+        await lobby.expect("table_closed", timeout=5, table=table_id)
+        await lobby.close()
+    finally:
+        await server.stop()
+        await a.close()
+        await b.close()
+
+
+async def test_after_a_restart_the_clock_waits_for_the_player_to_be_back(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite3"
+    server = await _restarted(db)
+    a, b, table_id = await start_duel(server.port, clock={"decision_seconds": 0.5})
+    clients = {0: a, 1: b}
+    decide, who = await _first_decide(clients)
+    token = next(m for m in clients[who].received if m["type"] == "joined")["token"]
+    await server.stop()
+    server = await _restarted(db)
+    try:
+        await asyncio.sleep(1.0)  # twice the clock: nobody is back yet
+        table = server.lobby.tables[table_id]
+        assert not any(timed_out for _, _, timed_out in table.record)
+        back = await greeted(server.port, f"back{who}", token=token)
+        again = await back.expect("decide", timeout=5)
+        assert again["view"]["legal"] == decide["view"]["legal"]
+        assert 0 < again["clock"]["remaining_ms"] <= 500
+        while (await back.expect("event", timeout=5))["event"]["kind"] != "timed_out":  # and now it runs
+            pass
+        assert table.record[0] == (who, again["view"]["legal"][0], True)
+        await back.close()
+    finally:
+        await server.stop()
+        await a.close()
+        await b.close()
+
+
+async def _first_decide(clients: dict[int, RawClient]) -> tuple[dict[str, Any], int]:
+    for seat, client in clients.items():
+        with contextlib.suppress(TimeoutError):
+            return await client.expect("decide", timeout=1), seat
+    raise AssertionError("nobody was asked to act")
