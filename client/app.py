@@ -13,6 +13,7 @@ from textual.app import App
 from setback.client.link import Address, ServerLink
 from setback.client.options import PlayOptions
 from setback.client.screens import ClientScreen, DiscoverScreen, LobbyScreen, TableScreen
+from setback.client.seat_tokens import SeatTokens
 from setback.client.session import Session
 from setback.client.state import ClientState, Link
 from setback.protocol.messages import ClientMessage
@@ -91,8 +92,12 @@ class SetbackApp(App[None]):
         """Connect to the server at ``address`` and show the lobby (or the table, once seated)."""
         if self.session is not None:
             return
-        link = link or ServerLink(address, self.options.name, password=self.options.password, tls=self.options.tls)
-        self.session = Session(link, self.state, self.changed, self.options.reconnect_attempts)
+        tokens = SeatTokens(self.options.seat_tokens) if self.options.seat_tokens is not None else None
+        if link is None:
+            link = ServerLink(address, self.options.name, password=self.options.password, tls=self.options.tls)
+            if tokens is not None:  # a seat held from a run of the client before this one
+                link.token = tokens.token(str(address), self.options.name)
+        self.session = Session(link, self.state, self.changed, self.options.reconnect_attempts, tokens)
         self.run_worker(self._run_session(self.session), name="session")
         self.switch_mode("lobby")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from setback.client.link import Address
 from setback.client.state import QuickGame
@@ -34,3 +35,5 @@ class PlayOptions:
     browse_seconds: float = 1.5
     mdns_interfaces: Sequence[str] | None = None
     reconnect_attempts: int = 30
+    seat_tokens: Path | None = None
+    """The file that keeps seat tokens across runs (None: keep none, as for an embedded server)."""

@@ -16,6 +16,7 @@ import os
 from setback.client.embedded import start_embedded
 from setback.client.link import Address, tls_context
 from setback.client.options import PlayOptions
+from setback.client.seat_tokens import default_seat_tokens_path
 from setback.client.state import QuickGame
 from setback.engine import MAX_PLAYERS, Rules
 from setback.protocol.convert import rules_to_wire
@@ -81,9 +82,10 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     if tls is not None and address is None:
         raise ValueError("--tls is for a server that speaks it: name the HOST")
+    embedded = address is None and plan is not None  # its server ends with the client: no seat outlives it
     return PlayOptions(
         name=name, address=address, password=args.password, plan=plan, rules=wire, clock=clock, ascii=args.ascii,
-        tls=tls,
+        tls=tls, seat_tokens=None if embedded else default_seat_tokens_path(),
     )
 
 

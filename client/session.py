@@ -19,10 +19,11 @@ import msgspec
 import structlog
 
 from setback.client.link import LinkClosedError, RefusedError, ServerLink
+from setback.client.seat_tokens import SeatTokens
 from setback.client.state import ClientState, Link, LogKind
 from setback.client.words import error_text, unreachable
 from setback.protocol import ProtocolError
-from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
+from setback.protocol.messages import ClientMessage, Error, Joined, Left, ListTables, ServerMessage
 
 log = structlog.get_logger("setback.session")
 
@@ -40,12 +41,15 @@ class Session:
     """Runs the connection for the screen; see the module docstring."""
 
     def __init__(
-        self, link: ServerLink, state: ClientState, changed: Callable[[], None], reconnect_attempts: int = 30
+        self, link: ServerLink, state: ClientState, changed: Callable[[], None], reconnect_attempts: int = 30,
+        tokens: SeatTokens | None = None,
     ) -> None:
         self.link = link
         self.state = state
         self.changed = changed
         self.reconnect_attempts = reconnect_attempts
+        self.tokens = tokens
+        """Where the seat's token is kept for the next run of the client (None: nowhere)."""
         self.closing = False
 
     async def run(self) -> None:
@@ -86,6 +90,8 @@ class Session:
 
     async def _reconnect(self, closed: LinkClosedError | OSError) -> bool:
         stopped = isinstance(closed, LinkClosedError) and closed.goodbye
+        if self.state.seat is None:  # no seat to take back: a new token, and no bad_token for the old one
+            self.link.token = None
         self.state.connection(Link.RECONNECTING, str(closed), stopped=stopped)
         self.changed()
         attempts = self.reconnect_attempts
@@ -105,6 +111,18 @@ class Session:
         await self._fold(welcome)
         return True
 
+    def _keep_token(self, message: ServerMessage) -> None:
+        """A seat taken is kept for the next run; one given up, or no longer held, is forgotten."""
+        assert self.tokens is not None
+        server, name = str(self.link.address), self.link.name
+        match message:
+            case Joined(token=token):
+                self.tokens.keep(server, name, token)
+            case Left():
+                self.tokens.forget(server, name)
+            case Error(code="bad_token") if self.state.table is None:  # not "taken by your other connection"
+                self.tokens.forget(server, name)
+
     def _waiting(self, seconds: float) -> None:
         self.state.retrying(time.monotonic() + seconds)
         self.changed()
@@ -114,6 +132,8 @@ class Session:
         self.changed()
 
     async def _fold(self, message: ServerMessage) -> None:
+        if self.tokens is not None:
+            self._keep_token(message)
         try:
             answers = self.state.receive(message, time.monotonic())
         except ValueError as exc:

@@ -48,6 +48,7 @@ from setback.protocol.messages import (
     SeatCard,
     ServerMessage,
     Snapshot,
+    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -361,6 +362,9 @@ class ClientState:
         else:
             self.say(LogKind.INFO, "Reconnected.")
         answer: list[ClientMessage] = [ListTables()]
+        if not first and self.spectating and self.table is not None:  # watch again what we watched
+            answer.append(Spectate(table=self.table))
+            self.table, self.spectating, self.game = None, False, None
         plan, self.plan = self.plan, None
         if plan is not None:
             bots = [plan.bot or self.preferred_bot()] * plan.bots
@@ -409,7 +413,10 @@ class ClientState:
         game = self.game
         if isinstance(request, Act | None) and game is not None and game.decision is not None:
             game.decision.sent = None
-        if error.code == "bad_token" and self.table is not None:
+        if error.code == "bad_token" and self.table is None:  # a token kept from a run before this one
+            self.say(LogKind.INFO, "The seat you had here last time is no longer held; you are in the lobby.")
+            return
+        if error.code == "bad_token":
             self.table, self.seat, self.spectating, self.game = None, None, False, None
         self.notice = error_text(error, request)
         self.say(LogKind.ERROR, self.notice)

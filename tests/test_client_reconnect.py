@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
-from ui import client, screen_text, until
+from ui import client, my_decision, screen_text, until
+from wire import running_server
 
 from setback.client.link import backoff
 from setback.client.panels import lobby_prompt, prompt, status_line
 from setback.client.session import STOPPED_FIRST_WAIT, STOPPED_LONGEST_WAIT
-from setback.client.state import ClientState, Link
+from setback.client.state import ClientState, Link, QuickGame
+from setback.protocol.messages import WireRules
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 
@@ -63,3 +66,23 @@ async def test_after_a_goodbye_the_client_waits_and_comes_back_to_a_restarted_se
         await server.stop()
         if restarted is not None:
             await restarted.stop()
+
+
+async def test_a_restarted_client_sits_down_again_where_it_was(tmp_path: Path) -> None:
+    """The seat's token is kept in a file: quitting and starting the client again (as after a
+    crash, or a closed terminal) puts the player back in the seat, the decision still waiting."""
+    tokens = tmp_path / "seats.json"
+    async with running_server() as server:
+        first = client(server.port, QuickGame(rules=WireRules(players=2), bots=1), seat_tokens=tokens)
+        async with first.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(first) is not None, "a decision")
+            table, seat = first.state.table, first.state.seat
+            request = my_decision(first)
+            assert request is not None
+        assert tokens.stat().st_mode & 0o077 == 0, "a token is a secret: the file is its owner's only"
+        again = client(server.port, seat_tokens=tokens)
+        async with again.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: my_decision(again) is not None, "the same decision, after the restart")
+            assert (again.state.table, again.state.seat) == (table, seat)
+            back = my_decision(again)
+            assert back is not None and back.legal == request.legal

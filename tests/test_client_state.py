@@ -32,6 +32,7 @@ from setback.protocol.messages import (
     SeatInfo,
     ServerMessage,
     Snapshot,
+    Spectate,
     Spectating,
     TableInfo,
     Tables,
@@ -153,6 +154,25 @@ def test_a_lost_seat_returns_to_the_lobby() -> None:
     state.receive(Error(code="bad_token", message="this seat was taken back from another connection"))
     assert state.table is None and state.seat is None and state.game is None
     assert state.notice is not None and "lobby" in state.notice
+
+
+def _where(state: ClientState) -> tuple[str | None, bool]:
+    return state.table, state.spectating
+
+
+def test_a_reconnected_spectator_watches_again_and_a_stale_token_is_no_alarm() -> None:
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Spectating(table="t1"))
+    again = state.receive(welcome(["random"]))
+    assert Spectate(table="t1") in again and _where(state) == (None, False)  # the lobby, until the server says
+    state.receive(Spectating(table="t1"))
+    assert _where(state) == ("t1", True)
+    fresh = ClientState(name="ann")  # a run of the client whose kept token holds nothing any more
+    fresh.receive(welcome(["random"]))
+    fresh.receive(Error(code="bad_token", message="that token holds no seat; you are in the lobby with a new one"))
+    assert fresh.notice is None and fresh.table is None
+    assert "no longer held" in " ".join(" ".join(map(str, entry.line)) for entry in fresh.log)
 
 
 def fold_game(seat: int | None, seed: int, rules: Rules) -> ClientState:
