@@ -10,6 +10,7 @@ from __future__ import annotations
 import structlog
 from textual.app import App
 
+from setback.client.dialogs import InviteDialog
 from setback.client.link import Address, ServerLink
 from setback.client.options import PlayOptions
 from setback.client.screens import ClientScreen, DiscoverScreen, LobbyScreen, TableScreen
@@ -78,6 +79,7 @@ class SetbackApp(App[None]):
         self.state = ClientState(name=options.name, plan=options.plan)
         self.session: Session | None = None
         self._drawing = False
+        self.asking_password = False
 
     def on_mount(self) -> None:
         for name, screen in (("discover", DiscoverScreen()), ("lobby", LobbyScreen()), ("table", TableScreen())):
@@ -101,15 +103,32 @@ class SetbackApp(App[None]):
         self.run_worker(self._run_session(self.session), name="session")
         self.switch_mode("lobby")
 
-    async def retry(self) -> None:
-        """After the connection was given up: try the same server again (with the seat token)."""
+    async def retry(self, password: str | None = None) -> None:
+        """After the connection was given up: try the same server again (with the seat token;
+        with ``password``, the one the player typed in)."""
         session = self.session
         if session is None or self.state.link is not Link.OFFLINE:
             return
         await session.close()
         self.session = None
         self.state.tell(None)
+        self.state.needs_password = False
+        if password is not None:
+            session.link.password = password
         self.connect(session.link.address, session.link)
+
+    def ask_password(self) -> None:
+        """The server refused the hello for its password: ask for it, then try again."""
+        if self.asking_password:
+            return
+        self.asking_password = True
+
+        async def answered(password: str | None) -> None:
+            self.asking_password = False
+            if password is not None:
+                await self.retry(password)
+
+        self.push_screen(InviteDialog(self.state.server or self.state.address or "the server", password=True), answered)
 
     async def _run_session(self, session: Session) -> None:
         try:
@@ -144,6 +163,8 @@ class SetbackApp(App[None]):
         screen = self.get_screen(self.current_mode)
         if isinstance(screen, ClientScreen) and screen.is_mounted:
             screen.show(self.state)
+        if self.state.needs_password and self.state.link is Link.OFFLINE:
+            self.ask_password()
 
     async def quit(self) -> None:
         if self.session is not None:

@@ -216,18 +216,23 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
 
 
 class InviteDialog(ModalScreen[str | None]):
-    """Asks for a private table's invite code."""
+    """Asks for a private table's invite code (or, with ``password``, for the server's password)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, password: bool = False) -> None:
         super().__init__()
         self.table = table
+        self.password = password
 
     def compose(self) -> ComposeResult:
         with Vertical(id="invite"):
-            yield Label(f"Table {self.table} is private: its invite code?", classes="title")
-            yield Input(placeholder="invite code", id="code", compact=True, max_length=40)
+            if self.password:
+                yield Label(f"{self.table} needs its password (Esc: not now)", classes="title")
+                yield Input(placeholder="password", id="code", compact=True, password=True, max_length=200)
+            else:
+                yield Label(f"Table {self.table} is private: its invite code?", classes="title")
+                yield Input(placeholder="invite code", id="code", compact=True, max_length=40)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

@@ -61,6 +61,7 @@ class Session:
         try:
             welcome = await self.link.connect()
         except RefusedError as exc:
+            self.state.needs_password = exc.error.code == "bad_password"
             self._offline(error_text(exc.error))
             return
         except (OSError, LinkClosedError) as exc:

@@ -234,6 +234,8 @@ class ClientState:
     """When (monotonic seconds) the next try to reconnect begins; None while trying, or online."""
     notice: str | None = None
     """The latest thing that went wrong, in plain words, until the next action clears it."""
+    needs_password: bool = False
+    """The server refused the hello for its password: the screen asks for it."""
     requests: dict[RequestId, ClientMessage] = field(default_factory=dict)
     """Requests sent with an id and not yet answered."""
 

@@ -35,7 +35,7 @@ WORDS: dict[str, str] = {
     "bad_token": "Your seat could not be taken back; you are in the lobby",
     "internal": "The server failed on that; the rest of the server is fine",
     "version_unsupported": "This server speaks another version of the protocol",
-    "bad_password": "The server needs its password (--password)",
+    "bad_password": "The server needs its password",
     "server_full": "The server is full",
     "idle_timeout": "The server closed the connection after a long silence",
     "hello_timeout": "The server closed the connection before the hello",
@@ -57,12 +57,18 @@ ASKED: dict[type, str] = {
 }
 
 
+SAID_IN_FULL = frozenset({"game_in_progress", "table_full", "already_seated", "not_at_table", "not_your_turn",
+                          "bad_password", "server_full"})
+"""Codes whose words above say all there is: the server's own text would only repeat them."""
+
+
 def error_text(error: Error, request: ClientMessage | None = None) -> str:
-    """One sentence: what went wrong, about what, and the server's own explanation."""
+    """One sentence: what went wrong, about what, and the server's own explanation (unless
+    it would say the same again)."""
     words = WORDS.get(error.code, "The server refused")
     about = ASKED.get(type(request)) if request is not None else None
     head = f"{words} ({about})" if about else words
-    detail = error.message.strip().rstrip(".")
+    detail = "" if error.code in SAID_IN_FULL else error.message.strip().rstrip(".")
     return f"{head}: {detail}." if detail else f"{head}."
 
 

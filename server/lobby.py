@@ -83,7 +83,7 @@ class Lobby:
                 f"this server speaks protocol {PROTOCOL_VERSION}; version {hello.version!r} is not compatible",
             )
         if self.config.password is not None and hello.password != self.config.password:
-            raise RefusedError(Code.BAD_PASSWORD, "this server needs its password in the hello")
+            raise RefusedError(Code.BAD_PASSWORD, "the password is missing or wrong")
         name = hello.name.strip()
         if not name or len(name) > self.config.max_name_chars or not name.isprintable():
             limit = self.config.max_name_chars

@@ -17,7 +17,7 @@ from wire import RawClient, running_server
 from setback.bots import BUILTIN
 from setback.cli import build_parser, rules_from
 from setback.client.app import SetbackApp
-from setback.client.dialogs import CreateTableDialog
+from setback.client.dialogs import CreateTableDialog, InviteDialog
 from setback.client.embedded import embedded_config
 from setback.client.link import Address
 from setback.client.play import play, play_options, players_default
@@ -219,7 +219,7 @@ async def test_a_refusal_is_told_in_plain_words() -> None:
             await until(pilot, lambda: "Full" in screen_text(app), "the full table listed")
             await pilot.press("enter")
             await until(pilot, lambda: app.state.notice is not None, "the refusal")
-            assert "There is no free seat there (joining): every seat is taken." in screen_text(app)
+            assert "There is no free seat there (joining)." in screen_text(app)  # said once, not twice
         await first.close()
         await second.close()
 
@@ -352,12 +352,17 @@ def test_serve_can_keep_quiet_on_the_lan() -> None:
 
 
 async def test_a_server_with_a_password() -> None:
+    """Without it the client asks for it (a wrong one is asked for again); with it, it is in."""
     async with running_server(password="pitch") as server:
         refused = client(server.port)
         async with refused.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: refused.state.link is Link.OFFLINE, "the refusal")
-            await pilot.pause()
-            assert "The server needs its password (--password)" in screen_text(refused)
+            await until(pilot, lambda: isinstance(refused.screen, InviteDialog), "the password asked for")
+            assert "needs its password" in screen_text(refused)
+            await pilot.press(*"wrong", "enter")
+            await until(pilot, lambda: refused.state.link is Link.OFFLINE and isinstance(refused.screen, InviteDialog),
+                        "asked again")
+            await pilot.press(*"pitch", "enter")
+            await until(pilot, lambda: refused.state.link is Link.ONLINE, "the welcome with the typed password")
         welcomed = client(server.port, password="pitch")
         async with welcomed.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: welcomed.state.link is Link.ONLINE, "the welcome")
