@@ -33,7 +33,7 @@ from setback.protocol.messages import CreateTable, TableUpdate
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import replayed
-from setback.server.store import GameRow
+from setback.server.store import BY_CLOCK, GameRow
 
 STOP_SECONDS = 5.0
 """How long an external bot may take to end after SIGTERM before it is killed."""
@@ -160,8 +160,8 @@ def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
 
 def _server_clock(row: GameRow, seat: int) -> Clock:
     """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
-    late = [timed_out for who, _, timed_out in row.actions if who == seat]
-    return Clock(decisions=len(late), timeouts=sum(late))
+    chosen = [by for who, _, by in row.actions if who == seat]
+    return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
 
 
 async def _external(spec: str, address: Address, table: str, seat: int) -> int:

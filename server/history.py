@@ -12,28 +12,39 @@ from setback.client.narrate import narrate
 from setback.engine import Game, game_record, parse_action
 from setback.protocol.convert import rules_from_wire
 from setback.protocol.messages import WireRules
-from setback.server.store import GameRow, Store
+from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store
 
 
 def replayed(row: GameRow) -> Game:
     """The game a stored row describes, replayed from its seed and actions."""
     game = Game(rules_from_wire(msgspec.convert(row.rules, WireRules)), row.seed)
-    for _seat, text, _timed_out in row.actions:
+    for _seat, text, _by in row.actions:
         game.apply(parse_action(text))
     return game
 
 
 def export_record(row: GameRow) -> dict[str, Any]:
     """The same JSONL record as ``setback match --out`` writes, with where and when it was played."""
-    timeouts = [index for index, (_, _, timed_out) in enumerate(row.actions) if timed_out]
     return game_record(
         replayed(row),
         players=row.players,
         server={
             "game_id": row.id, "table": row.table_id, "game": row.number, "rated": row.rated,
-            "started": _iso(row.started), "finished": _iso(row.finished), "timed_out_actions": timeouts,
+            "started": _iso(row.started), "finished": _iso(row.finished),
+            "timed_out_actions": _chosen_by(row, BY_CLOCK), "stand_in_actions": _chosen_by(row, BY_STAND_IN),
         },
     )
+
+
+def _chosen_by(row: GameRow, by: int) -> list[int]:
+    """The indexes of the game's actions that ``by`` chose."""
+    return [index for index, (_, _, chooser) in enumerate(row.actions) if chooser == by]
+
+
+def stood_in(row: GameRow) -> list[str]:
+    """The players for whom a stand-in bot played at least one decision, in seat order."""
+    seats = {seat for seat, _, by in row.actions if by == BY_STAND_IN}
+    return [name for seat, name in enumerate(row.players) if seat in seats]
 
 
 def _iso(stamp: float | None) -> str | None:
@@ -53,7 +64,7 @@ def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
             "game_id": row.id, "table": row.table_id, "players": row.players, "rules": row.rules,
             "scores": outcome.get("scores"), "winner_side": winner, "reason": outcome.get("reason"),
             "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == winner],
-            "rated": row.rated, "finished": _iso(row.finished),
+            "stood_in": stood_in(row), "rated": row.rated, "finished": _iso(row.finished),
         })
     return rows
 

@@ -49,7 +49,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import Store, token_hash
+from setback.server.store import BY_STAND_IN, Store, token_hash
 from setback.server.table import Table
 
 log = structlog.get_logger("setback.lobby")
@@ -273,7 +273,9 @@ class Lobby:
             return
         rules = game.rules
         names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
-        update_ratings(self.store, names, [rules.side_of(s) for s in range(rules.players)], game.outcome.winner)
+        stood_in = frozenset(seat for seat, _, by in table.record if by == BY_STAND_IN)
+        sides = [rules.side_of(s) for s in range(rules.players)]
+        update_ratings(self.store, names, sides, game.outcome.winner, stood_in)
 
     def _table_of(self, peer: Peer) -> Table:
         table = self.where.get(peer)

@@ -5,7 +5,9 @@ pair of sides is scored as one Elo game, winner against loser, or as a draw betw
 losing sides; a side's rating is the mean of its players'. K is 32 for a player's first
 30 games, 16 after. Ratings start at 1500. A name that sat on more than one side of a
 game (two seats of one built-in bot, two players who chose one name) played against
-itself: that game leaves its rating alone.
+itself: that game leaves its rating alone. So does a win a stand-in bot had a hand in:
+a player it played for (who left, stayed away or timed out too often) keeps a loss, but
+not a win.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + 10 ** ((other - rating) / 400))
 
 
-def update_ratings(store: Store, players: list[str], sides: list[int], winner: int) -> None:
-    """Score one finished game: ``players[s]`` sat at seat s on side ``sides[s]``; ``winner`` won."""
+def update_ratings(
+    store: Store, players: list[str], sides: list[int], winner: int, stood_in: frozenset[int] = frozenset()
+) -> None:
+    """Score one finished game: ``players[s]`` sat at seat s on side ``sides[s]``; ``winner`` won;
+    a stand-in bot played some decisions of the seats in ``stood_in``."""
     current = {name: store.rating_of(name) or (START, 0, 0) for name in players}
     side_ids = sorted(set(sides))
     side_rating = {
@@ -45,10 +50,13 @@ def update_ratings(store: Store, players: list[str], sides: list[int], winner: i
             change[a] += delta
             change[b] -= delta
     for name in dict.fromkeys(players):
-        sat = {sides[s] for s, player in enumerate(players) if player == name}
+        seats = [s for s, player in enumerate(players) if player == name]
+        sat = {sides[s] for s in seats}
         if len(sat) > 1:
             continue
         side = sat.pop()
+        if side == winner and stood_in.intersection(seats):
+            continue
         rating, games, wins = current[name]
         k = 32.0 if games < 30 else 16.0
         store.save_rating(name, rating + k * change[side], games + 1, wins + (side == winner))

@@ -76,6 +76,13 @@ CREATE TABLE IF NOT EXISTS ratings (
 Batch = list[tuple[str, tuple[Any, ...]]]
 """Queued writes: SQL and its arguments, in order."""
 
+BY_PLAYER, BY_CLOCK, BY_STAND_IN = 0, 1, 2
+"""Who chose a recorded action: the seat's player (a built-in bot in its own seat too), the
+clock (the timeout policy), or a stand-in bot playing for a player who was away or left.
+Kept where files of schemas 1 and 2 kept 0 and 1 for "the clock chose it"."""
+Recorded = tuple[int, str, int]
+"""A recorded action: seat, action text, who chose it (:data:`BY_PLAYER`...)."""
+
 
 def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
@@ -122,7 +129,7 @@ class GameRow:
     started: float
     finished: float | None
     outcome: dict[str, Any] | None
-    actions: list[tuple[int, str, bool]]
+    actions: list[Recorded]
 
 
 @dataclass(frozen=True)
@@ -294,7 +301,7 @@ class Store:
             (table_id, row.seat, row.kind, row.name, row.token_hash, row.bot),
         )
 
-    def close_table(self, table_id: str, actions: list[tuple[int, str, bool]] | None = None) -> None:
+    def close_table(self, table_id: str, actions: list[Recorded] | None = None) -> None:
         """The table is gone; ``actions``: those of its unfinished game, sealed into the game's row."""
         self._write("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
         self._write("DELETE FROM seats WHERE table_id = ?", (table_id,))
@@ -317,17 +324,17 @@ class Store:
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
         return game_id
 
-    def add_action(self, game_id: int, seat: int, action: str, timed_out: bool) -> None:
-        """The game's next action, journaled with the turn's others when the turn is taken."""
-        self._actions.append((game_id, seat, action, int(timed_out)))
+    def add_action(self, game_id: int, seat: int, action: str, by: int) -> None:
+        """The game's next action (``by``: who chose it), journaled with the turn's others when
+        the turn is taken."""
+        self._actions.append((game_id, seat, action, by))
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
         self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result)))
 
     def finish_game(
-        self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any],
-        actions: list[tuple[int, str, bool]],
+        self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any], actions: list[Recorded],
     ) -> None:
         self._write(
             "UPDATE games SET finished = ?, outcome = ? WHERE id = ?", (time.time(), _json(outcome), game_id)
@@ -335,7 +342,7 @@ class Store:
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (games_played, table_id))
         self._seal(game_id, actions)
 
-    def _seal(self, game_id: int, actions: list[tuple[int, str, bool]]) -> None:
+    def _seal(self, game_id: int, actions: list[Recorded]) -> None:
         """Keep the game's actions in its row; drop the journal prefix no unsealed game needs."""
         self._write("UPDATE games SET actions = ? WHERE id = ?", (_json(actions), game_id))
         self._unsealed.pop(game_id, None)
@@ -397,14 +404,14 @@ class Store:
             return None
         gid, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, sealed = row
         if sealed is not None:
-            actions = [(seat, action, bool(timed_out)) for seat, action, timed_out in json.loads(sealed)]
+            actions = [(seat, action, int(by)) for seat, action, by in json.loads(sealed)]
         else:
             actions = [
-                (seat, action, bool(timed_out))
+                (seat, action, int(by))
                 for (turn,) in self.db.execute(
                     "SELECT actions FROM journal WHERE turn >= ? ORDER BY turn", (first_move,)
                 )
-                for owner, seat, action, timed_out in json.loads(turn)
+                for owner, seat, action, by in json.loads(turn)
                 if owner == game_id
             ]
         return GameRow(

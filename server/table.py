@@ -39,7 +39,7 @@ from setback.protocol.views import WireViews
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
 from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOptions, builtin_bot
-from setback.server.store import SeatRow, Store, TableRow, token_hash
+from setback.server.store import BY_CLOCK, BY_PLAYER, BY_STAND_IN, Recorded, SeatRow, Store, TableRow, token_hash
 
 log = structlog.get_logger("setback.table")
 NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
@@ -61,8 +61,8 @@ class Table:
     seats: list[Seat] = field(default_factory=list)
     spectators: set[Peer] = field(default_factory=set)
     game: Game | None = None
-    record: list[tuple[int, str, bool]] = field(default_factory=list)
-    """The game's actions as stored: seat, action, whether the clock chose it."""
+    record: list[Recorded] = field(default_factory=list)
+    """The game's actions as stored: seat, action, who chose it (:data:`BY_PLAYER`...)."""
     games_played: int = 0
     broken: bool = False
     visited: bool = False
@@ -367,21 +367,21 @@ class Table:
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise RefusedError(Code.ILLEGAL_ACTION, str(exc)) from None
         self.seats[index].timeouts = 0
-        self._applied(action, index, False)
+        self._applied(action, index, BY_PLAYER)
 
-    def _apply(self, action: Action, seat: int, timed_out: bool = False) -> None:
-        """Apply an action the server chose (timeout policy, built-in bot): it must be legal."""
+    def _apply(self, action: Action, seat: int, by: int) -> None:
+        """Apply an action the server chose (timeout policy, a bot): it must be legal."""
         assert self.game is not None
         self.game.apply(action, seat)
-        self._applied(action, seat, timed_out)
+        self._applied(action, seat, by)
 
-    def _applied(self, action: Action, seat: int, timed_out: bool) -> None:
-        """Record the action (before anyone hears of it), then move the game on."""
+    def _applied(self, action: Action, seat: int, by: int) -> None:
+        """Record the action and who chose it (before anyone hears of it), then move the game on."""
         assert self.game is not None and self.game_id is not None
         self._clear_pending()
         text = ACTION_TEXT[action.code]
-        self.store.add_action(self.game_id, seat, text, timed_out)
-        self.record.append((seat, text, timed_out))
+        self.store.add_action(self.game_id, seat, text, by)
+        self.record.append((seat, text, by))
         self._advance()
 
     def _clear_pending(self) -> None:
@@ -485,6 +485,7 @@ class Table:
         asked = loop.time()
         task = asyncio.ensure_future(seat.bot.decide(self.game.view(seat.index)))
         pending.thinking = task
+        by = BY_PLAYER if seat.kind == "builtin" else BY_STAND_IN
 
         def done(finished: asyncio.Future[Action]) -> None:
             if self.pending is not pending or finished.cancelled():
@@ -495,13 +496,13 @@ class Table:
                 if wait > 0:
                     pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index)
                     return
-            self._guard(self._apply, action, seat.index)
+            self._guard(self._apply, action, seat.index, by)
 
         task.add_done_callback(done)
 
     def _paced(self, pending: Pending, action: Action, seat: int) -> None:
-        if self.pending is pending:
-            self._guard(self._apply, action, seat)
+        if self.pending is pending:  # only built-in bots' tables are paced
+            self._guard(self._apply, action, seat, BY_PLAYER)
 
     def _fallback(self) -> Action:
         """The timeout policy: the legal action with the lowest code (spec.md, "Clocks")."""
@@ -521,7 +522,7 @@ class Table:
         limit = self.options.clock.bot_after_timeouts
         if limit is not None and seat.timeouts >= limit and seat.bot is None:
             self._stand_in(seat, "timeouts", think=False)
-        self._apply(action, seat.index, timed_out=True)
+        self._apply(action, seat.index, BY_CLOCK)
 
     def _stand_in(self, seat: Seat, why: str, think: bool = True) -> None:
         """A built-in bot plays the seat until its player comes back (or the game ends)."""

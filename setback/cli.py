@@ -232,15 +232,16 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not rows:
         print("no finished games recorded yet")
         return 0
-    table = Table(title="finished games, newest first")
+    table = Table(title="finished games, newest first", caption="*: a stand-in bot played some of their decisions")
     for column in ("game", "table", "players", "rules", "scores", "won", "finished (UTC)"):
         table.add_column(column, overflow="fold", no_wrap=column.startswith("finished"))
     for row in rows:
         rules = row["rules"]
         teams = f", {rules['teams']} teams" if rules["teams"] else ""
         reason = str(row["reason"]).replace("_", " ")
+        players = ", ".join(f"{name}*" if name in row["stood_in"] else name for name in row["players"])
         table.add_row(
-            str(row["game_id"]), row["table"], ", ".join(row["players"]),
+            str(row["game_id"]), row["table"], players,
             f"{rules['players']}p to {rules['target']}{teams}",
             " / ".join(str(s) for s in row["scores"] or []), f"{', '.join(row['winners'])} ({reason})",
             (row["finished"] or "")[:16].replace("T", " "),

@@ -26,3 +26,14 @@ def test_a_name_on_two_sides_of_a_game_is_not_rated_by_it() -> None:
     assert store.rating_of("builtin:random") is None
     ann = store.rating_of("ann")
     assert ann is not None and ann[1] == 2 and ann[0] < START
+
+
+def test_a_stand_in_bot_can_cost_its_player_a_loss_but_never_earn_a_win() -> None:
+    """Leaving a rated game never helps a rating, and a bot's win is not its player's."""
+    store = Store(":memory:")
+    update_ratings(store, ["ann", "bob", "cy", "di"], [0, 1, 0, 1], winner=0, stood_in=frozenset({0, 1}))
+    assert store.rating_of("ann") is None, "ann's side won while a bot played for her"
+    bob = store.rating_of("bob")
+    assert bob is not None and bob[0] < START, "bob's side lost: his loss stands"
+    cy = store.rating_of("cy")
+    assert cy is not None and cy[0] > START and cy[1:] == (1, 1), "her partner, who played, won"

@@ -15,6 +15,7 @@ from setback.engine import Game, Rules, parse_action
 from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.history import export_record, stood_in
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
@@ -274,6 +275,10 @@ async def test_a_game_without_a_hand_limit_stops_once_nobody_plays_it() -> None:
             game = server.store.game(table.game_id or 0)
             assert game is not None and (game.finished is not None) == (hand_limit is not None)
             assert [text for _, text, _ in game.actions] == [str(a) for a in table.game.actions]
+            if hand_limit is not None:  # the record says which decisions a stand-in made, and for whom
+                stand_in = export_record(game)["server"]["stand_in_actions"]
+                assert stand_in and {game.actions[i][0] for i in stand_in} == {1}
+                assert stood_in(game) == [f"leaver{hand_limit}"]
             await player.close()
         await lobby.close()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from setback.server.store import CHECKPOINT_SECONDS, PRUNE_STEP, SCHEMA_VERSION, Store
 
 RULES = {"players": 2}
-Moves = list[tuple[int, str, bool]]
+Moves = list[tuple[int, str, int]]
 
 
 def _play(store: Store, games: dict[int, Moves], rng: random.Random, rounds: int) -> None:
@@ -18,7 +18,7 @@ def _play(store: Store, games: dict[int, Moves], rng: random.Random, rounds: int
     for _ in range(rounds):
         for game_id, moves in games.items():
             if rng.random() < 0.7:
-                move = (len(moves) % 2, f"play {rng.randrange(52)}", rng.random() < 0.1)
+                move = (len(moves) % 2, f"play {rng.randrange(52)}", rng.randrange(3))  # by player, clock, stand-in
                 store.add_action(game_id, *move)
                 moves.append(move)
         store.commit()
