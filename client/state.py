@@ -248,8 +248,8 @@ class ClientState:
     def names(self) -> list[str]:
         """A name for every seat at this client's table."""
         game, info = self.game, self.table_info
-        if game is not None and game.players:
-            return game.players
+        if game is not None and game.players and (game.outcome is None or info is None):
+            return game.players  # a finished game's table shows who sits there now
         if info is not None:
             return [s.name or f"seat {s.seat}" for s in info.seats]
         players = game.rules.players if game is not None else 0
@@ -377,7 +377,11 @@ class ClientState:
         return answer
 
     def _table_update(self, info: TableInfo, request: ClientMessage | None) -> list[ClientMessage]:
+        before = self.tables.get(info.table)
         self.tables[info.table] = info
+        if info.table == self.table and before is not None:
+            for line in seat_changes(before, info, self.seat):
+                self.say(LogKind.INFO, line)
         if isinstance(request, CreateTable) and self.table is None:
             self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}.")
             if info.invite:
@@ -562,3 +566,26 @@ class ClientState:
 def _plays(plays: list[SeatCard]) -> list[Play]:
     return [Play(p.seat, Card.parse(p.card)) for p in plays]
 
+
+
+def seat_changes(before: TableInfo, after: TableInfo, mine: int | None) -> list[str]:
+    """What changed at the seats of a table, for the others there to read (``mine``: our seat)."""
+    lines = []
+    for old, new in zip(before.seats, after.seats, strict=False):
+        if new.seat == mine:
+            continue
+        name = new.name or old.name or f"seat {new.seat}"
+        if old.name != new.name:
+            if old.name is not None:
+                lines.append(f"{old.name} left seat {old.seat}.")
+            if new.name is not None:
+                lines.append(f"{new.name} sat down in seat {new.seat}.")
+        elif new.replaced_by_bot and not old.replaced_by_bot:
+            lines.append(f"A bot plays for {name} now.")
+        elif old.replaced_by_bot and not new.replaced_by_bot:
+            lines.append(f"{name} plays their seat again.")
+        elif old.connected and not new.connected and new.kind != "builtin":
+            lines.append(f"{name} lost their connection; their seat is kept for them.")
+        elif new.connected and not old.connected and new.kind != "builtin":
+            lines.append(f"{name} is back.")
+    return lines

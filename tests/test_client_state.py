@@ -156,6 +156,30 @@ def test_a_lost_seat_returns_to_the_lobby() -> None:
     assert state.notice is not None and "lobby" in state.notice
 
 
+def test_the_log_tells_who_sat_down_left_dropped_and_was_stood_in_for() -> None:
+    state = ClientState(name="p0")
+    state.receive(welcome(["random"]))
+    state.receive(Joined(table="t1", seat=0, token="tok"))
+    state.receive(TableUpdate(table=info()))
+    changes = [
+        (1, {"connected": False}, "p1 lost their connection; their seat is kept for them."),
+        (1, {"connected": True}, "p1 is back."),
+        (2, {"replaced_by_bot": True}, "A bot plays for p2 now."),
+        (3, {"name": None, "kind": "empty"}, "p3 left seat 3."),
+        (3, {"name": "dave"}, "dave sat down in seat 3."),
+        (0, {"connected": False}, None),  # our own seat: we know
+    ]
+    current = info()
+    for seat, fields, said in changes:
+        seats = list(current.seats)
+        seats[seat] = msgspec.structs.replace(seats[seat], **fields)
+        current = msgspec.structs.replace(current, seats=seats)
+        before = state.logged
+        state.receive(TableUpdate(table=current))
+        told = [" ".join(map(str, entry.line)) for entry in list(state.log)[len(state.log) - (state.logged - before):]]
+        assert told == ([said] if said else []), (seat, fields)
+
+
 def _where(state: ClientState) -> tuple[str | None, bool]:
     return state.table, state.spectating
 
