@@ -161,7 +161,7 @@ def test_the_log_tells_who_sat_down_left_dropped_and_was_stood_in_for() -> None:
     state.receive(welcome(["random"]))
     state.receive(Joined(table="t1", seat=0, token="tok"))
     state.receive(TableUpdate(table=info()))
-    changes = [
+    changes: list[tuple[int, dict[str, object], str | None]] = [
         (1, {"connected": False}, "p1 lost their connection; their seat is kept for them."),
         (1, {"connected": True}, "p1 is back."),
         (2, {"replaced_by_bot": True}, "A bot plays for p2 now."),
