@@ -45,7 +45,7 @@ Chip.-legal { border: round $success; border-title-color: $text; }
 Chip.-illegal { border: blank; }
 Chip.-selected { border: double $warning; background: $warning 25%; text-style: bold; }
 LobbyScreen #tables { height: 1fr; }
-LobbyScreen #detail { height: auto; max-height: 3; padding: 0 1; }
+LobbyScreen #detail { height: auto; max-height: 4; padding: 0 1; }
 LobbyScreen #log { height: 7; border-top: solid $panel-lighten-2; }
 DiscoverScreen #servers { height: 1fr; }
 DiscoverScreen .hint { padding: 0 1; }

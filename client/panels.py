@@ -264,7 +264,9 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
     if game is None:
         if state.spectating:
             return Text("Watching: the game has not started. l: leave", style=DIM)
-        return Text("Waiting for players.  b: add a bot · r: ready · l: leave", style=DIM)
+        invite = state.invites.get(state.table or "")
+        code = f"  Invite code: {invite}." if invite else ""
+        return Text(f"Waiting for players.{code}  b: add a bot · r: ready · l: leave", style=DIM)
     names = state.names()
     decision = game.decision
     if decision is not None:
@@ -308,11 +310,19 @@ def lobby_prompt(state: ClientState, now: float) -> Text:
     return Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style=DIM)
 
 
+LOBBY_NAME_CHARS = 20
+"""A table's name in a lobby row is cut to this (the line under the list has it whole), so
+that the other columns stay on an 80-column screen."""
+
+
 def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:
-    """A lobby row: name, rules, clock, seats taken, status."""
+    """A lobby row: name, rules, clock, seats taken, status (and whether it is private)."""
     taken = sum(1 for s in info.seats if s.kind != "empty")
     status = info.status if info.status != "finished" else f"finished ({info.games_played})"
-    return info.name, rules_text(info.rules), clock_text(info.clock), f"{taken}/{len(info.seats)}", status
+    if info.private:
+        status += ", private"
+    name = info.name if len(info.name) <= LOBBY_NAME_CHARS else info.name[: LOBBY_NAME_CHARS - 1] + "…"
+    return name, rules_text(info.rules), clock_text(info.clock), f"{taken}/{len(info.seats)}", status
 
 
 def rating_text(rating: float | None) -> str:

@@ -234,6 +234,8 @@ class ClientState:
     """When (monotonic seconds) the next try to reconnect begins; None while trying, or online."""
     notice: str | None = None
     """The latest thing that went wrong, in plain words, until the next action clears it."""
+    invites: dict[str, str] = field(default_factory=dict)
+    """The invite codes of the private tables this client created, by table."""
     needs_password: bool = False
     """The server refused the hello for its password: the screen asks for it."""
     requests: dict[RequestId, ClientMessage] = field(default_factory=dict)
@@ -379,6 +381,8 @@ class ClientState:
     def _table_update(self, info: TableInfo, request: ClientMessage | None) -> list[ClientMessage]:
         before = self.tables.get(info.table)
         self.tables[info.table] = info
+        if info.invite:
+            self.invites[info.table] = info.invite
         if info.table == self.table and before is not None:
             for line in seat_changes(before, info, self.seat):
                 self.say(LogKind.INFO, line)

@@ -7,7 +7,7 @@ import re
 
 import msgspec
 
-from setback.client.panels import prompt, status_line
+from setback.client.panels import LOBBY_NAME_CHARS, prompt, status_line, table_row
 from setback.client.state import ClientState, Link, QuickGame
 from setback.client.words import error_text
 from setback.engine import CardsDrawn, Game, Rules, parse_action
@@ -178,6 +178,20 @@ def test_the_log_tells_who_sat_down_left_dropped_and_was_stood_in_for() -> None:
         state.receive(TableUpdate(table=current))
         told = [" ".join(map(str, entry.line)) for entry in list(state.log)[len(state.log) - (state.logged - before):]]
         assert told == ([said] if said else []), (seat, fields)
+
+
+def test_a_private_tables_code_stays_in_view_and_long_names_fit_the_lobby() -> None:
+    state = ClientState(name="p0")
+    state.receive(welcome(["random"]))
+    create = CreateTable(id=5, name="x" * 40, rules=WireRules(players=4))
+    state.sending(create)
+    made = msgspec.structs.replace(info(), name="x" * 40, private=True, invite="TX-42")
+    assert state.receive(TableUpdate(id=5, table=made)) == [Join(table="t1", ready=True, invite="TX-42")]
+    state.receive(TableUpdate(table=msgspec.structs.replace(made, invite=None)))  # what everyone hears
+    state.receive(Joined(table="t1", seat=0, token="tok"))
+    assert "Invite code: TX-42." in prompt(state, 0.0, ascii=False).plain
+    name, *_, status = table_row(made)
+    assert len(name) == LOBBY_NAME_CHARS and name.endswith("…") and status.endswith(", private")
 
 
 def _where(state: ClientState) -> tuple[str | None, bool]:
