@@ -307,7 +307,7 @@ def lobby_prompt(state: ClientState, now: float) -> Text:
         return Text(state.notice, style=ALERT)
     if state.link is Link.RECONNECTING:
         return reconnecting(state, now)
-    return Text("Enter: sit at the table · s: watch · n: new table · c: chat · ?: keys", style=DIM)
+    return Text("Enter: sit · 0-6: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
 
 
 LOBBY_NAME_CHARS = 20
@@ -339,11 +339,12 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
     text = Text(f"{info.name} ({info.table}): ", style=MINE)
     seats = []
     for seat in info.seats:
+        side = f" {SIDE_LETTERS[side_of(info.rules, seat.seat)]}" if info.rules.teams else ""  # partners: one letter
         if seat.kind == "empty":
-            seats.append(f"{seat.seat}: empty")
+            seats.append(f"{seat.seat}{side}: empty")
         else:
             kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
-            seats.append(f"{seat.seat}: {seat.name}{kind}{rating_text(seat.rating)}")
+            seats.append(f"{seat.seat}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
     text.append(" · ".join(seats))
     extras = [f"{info.spectators} watching"] if info.spectators else []
     if info.rated:

@@ -39,7 +39,7 @@ from setback.client.panels import (
 from setback.client.render import card_label, card_text, line_text, sorted_hand
 from setback.client.state import ClientState, GameView, Link, LogKind
 from setback.client.story import SUIT_NAMES
-from setback.engine import Card
+from setback.engine import MAX_PLAYERS, Card
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -199,6 +199,7 @@ class LobbyScreen(ClientScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new", "New table"),
         Binding("enter,j", "join", "Sit", show=False),
+        *(Binding(str(seat), f"join({seat})", show=False) for seat in range(MAX_PLAYERS)),
         Binding("s", "watch", "Watch"),
         Binding("c", "chat", "Chat"),
         Binding("r", "refresh", "Refresh"),
@@ -261,10 +262,11 @@ class LobbyScreen(ClientScreen):
     async def selected(self) -> None:
         await self.action_join()
 
-    async def action_join(self) -> None:
+    async def action_join(self, seat: int | None = None) -> None:
+        """Sit at the table under the cursor: in ``seat``, or the lowest free one."""
         table = self._current()
         if table is not None:
-            self._with_invite(table, lambda code: Join(table=table, ready=True, invite=code))
+            self._with_invite(table, lambda code: Join(table=table, seat=seat, ready=True, invite=code))
 
     async def action_watch(self) -> None:
         table = self._current()

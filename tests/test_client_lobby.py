@@ -384,3 +384,21 @@ async def test_a_private_table_asks_for_its_invite_code() -> None:
             await pilot.press("enter")
             await until(pilot, lambda: app.state.seat is not None, "a seat at the private table")
         await host.close()
+
+
+async def test_a_seat_is_chosen_by_its_number_and_partners_share_a_letter() -> None:
+    """At a team table the line under the list shows each seat's side; a number key sits there."""
+    async with running_server() as server:
+        host = await RawClient.connect(server.port)
+        await host.hello("host", kind="human")
+        await host.send(type="create_table", id=1, name="Partners", rules={"players": 4, "teams": 2})
+        await host.expect("table", id=1)
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "Partners" in screen_text(app), "the table listed")
+            text = screen_text(app)
+            assert "0 A: empty" in text and "1 B: empty" in text and "2 A: empty" in text
+            await pilot.press("2")
+            await until(pilot, lambda: app.state.seat is not None, "the seat")
+            assert app.state.seat == 2
+        await host.close()
