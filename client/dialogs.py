@@ -99,6 +99,13 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+def side_choices(players: int) -> list[tuple[str, int]]:
+    """The Sides field's choices at a table of ``players``: cutthroat, or teams of two or more
+    that divide the players (spec.md section 3)."""
+    teams = [t for t in range(2, players // 2 + 1) if players % t == 0]
+    return [("cutthroat", 0)] + [(f"{t} teams of {players // t}", t) for t in teams]
+
+
 def bot_choices(players: int) -> list[tuple[str, int]]:
     """The Bots field's choices at a table of ``players``: none up to a bot in every seat."""
     return [(str(n), n) for n in range(players + 1)]
@@ -119,7 +126,6 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
     def compose(self) -> ComposeResult:
         rules = self.rules
         players = [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
-        teams: list[tuple[str, int]] = [("cutthroat", 0)] + [(f"{t} teams", t) for t in (2, 3)]
         with Vertical(id="create"):
             yield Label("New table", classes="title")
             with Grid(id="fields"):
@@ -128,7 +134,10 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Label("Players")
                 yield Select(players, value=rules.players, allow_blank=False, id="players", compact=True)
                 yield Label("Sides")
-                yield Select(teams, value=rules.teams or 0, allow_blank=False, id="teams", compact=True)
+                sides = side_choices(rules.players)
+                fits = rules.teams in {t for _, t in sides}
+                yield Select(sides, value=rules.teams if fits and rules.teams else 0, allow_blank=False, id="teams",
+                             compact=True)
                 yield Label("Target")
                 yield Select([(str(t), t) for t in TARGETS], value=rules.target, allow_blank=False, id="target",
                              compact=True)
@@ -154,12 +163,18 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
 
     @on(Select.Changed, "#players")
     def players_changed(self) -> None:
-        """Offer no more bots than seats; a choice that no longer fits comes down to a bot a seat."""
+        """Offer no more bots than seats and only teams that fit; a choice that no longer fits
+        comes down to a bot a seat, or to cutthroat."""
         players = self._value("players")
         bots = self.query_one("#bots", Select)
         chosen = min(self._value("bots"), players)
         bots.set_options(bot_choices(players))
         bots.value = chosen
+        sides = self.query_one("#teams", Select)
+        teams = self._value("teams")
+        options = side_choices(players)
+        sides.set_options(options)
+        sides.value = teams if teams in {t for _, t in options} else 0
         self._show_watch_hint()
 
     @on(Select.Changed, "#bots")

@@ -387,7 +387,8 @@ class ClientState:
             for line in seat_changes(before, info, self.seat):
                 self.say(LogKind.INFO, line)
         if isinstance(request, CreateTable) and self.table is None:
-            self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}.")
+            rated = "; rated: its games count towards ratings" if info.rated else ""
+            self.say(LogKind.INFO, f"Table {info.name} created: {rules_text(info.rules)}{rated}.")
             if info.invite:
                 self.say(LogKind.INFO, f"It is private: its invite code is {info.invite}.")
             if request.spectate:

@@ -11,12 +11,13 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import msgspec
 import structlog
 
 from setback.bots import BUILTIN
 from setback.engine import Game
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
-from setback.protocol.convert import rules_from_wire
+from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -225,7 +226,8 @@ class Lobby:
         for bot in message.bots:  # before the lobby knows the table: it hears of it once, complete
             table.add_bot(bot, None)
         self.tables[table_id] = table
-        log.info("table_created", table=table_id, rules=str(rules), seeded=message.seed is not None)
+        log.info("table_created", table=table_id, rules=msgspec.to_builtins(rules_to_wire(rules)),
+                 seeded=message.seed is not None)
         return table
 
     @staticmethod

@@ -445,7 +445,9 @@ class Table:
         self.on_game_over(self, game)
         for seat in self.seats:
             seat.rating = self._rating(seat)
-        log.info("game_over", table=self.id, outcome=str(game.outcome))
+        outcome = game.outcome
+        log.info("game_over", table=self.id, game=self.games_played - 1, winner=outcome.winner,
+                 reason=outcome.reason.value, scores=list(outcome.scores), hands=outcome.hands_dealt)
         for seat in self.seats:
             if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
                 self._empty(seat)

@@ -234,7 +234,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         return 0
     table = Table(title="finished games, newest first", caption="*: a stand-in bot played some of their decisions")
     for column in ("game", "table", "players", "rules", "scores", "won", "finished (UTC)"):
-        table.add_column(column, overflow="fold", no_wrap=column.startswith("finished"))
+        table.add_column(column, no_wrap=column.startswith("finished"))  # wraps between words
     for row in rows:
         rules = row["rules"]
         teams = f", {rules['teams']} teams" if rules["teams"] else ""

@@ -165,6 +165,24 @@ async def test_the_new_table_dialog_offers_a_bot_a_seat_at_most() -> None:
             assert await hinted()
 
 
+async def test_the_new_table_dialog_offers_only_teams_that_fit() -> None:
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            players, sides = dialog.query_one("#players", Select), dialog.query_one("#teams", Select)
+            with pytest.raises(InvalidSelectValueError):
+                sides.value = 3  # 4 players cannot sit as 3 teams
+            sides.value = 2
+            players.value = 6
+            await pilot.pause()
+            assert sides.value == 2, "two teams of three still fit"
+            sides.value = 3
+            players.value = 5
+            await pilot.pause()
+            assert sides.value == 0, "no teams fit five players: cutthroat"
+
+
 def log_text(app: SetbackApp) -> str:
     """The log panel of the screen shown, a line a row."""
     return "\n".join(line.text for line in app.screen.query_one(Log).lines)
