@@ -66,6 +66,8 @@ def error_text(error: Error, request: ClientMessage | None = None) -> str:
     """One sentence: what went wrong, about what, and the server's own explanation (unless
     it would say the same again)."""
     words = WORDS.get(error.code, "The server refused")
+    if error.code == "no_such_table" and isinstance(request, Join | Spectate) and request.invite is not None:
+        return "That invite code is not the table's (or the table is gone): check it and try again."
     about = ASKED.get(type(request)) if request is not None else None
     head = f"{words} ({about})" if about else words
     detail = "" if error.code in SAID_IN_FULL else error.message.strip().rstrip(".")

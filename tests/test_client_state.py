@@ -145,6 +145,8 @@ def test_every_error_code_has_words() -> None:
         text = error_text(Error(code=code, message=""))
         assert text.endswith(".") and "_" not in text, code
     assert error_text(Error(code="something_new", message="odd")) == "The server refused: odd."
+    wrong_code = error_text(Error(code="no_such_table", message="no table 't2'"), Join(table="t2", invite="x"))
+    assert wrong_code.startswith("That invite code is not the table's")
 
 
 def test_a_lost_seat_returns_to_the_lobby() -> None:
