@@ -156,7 +156,7 @@ class Lobby:
                 peer.send(TableUpdate(id=message.id, table=reply))
                 if message.spectate:  # watching before a table of bots can deal
                     self._watch(peer, table, message.id)
-                self._changed(table)
+                self._changed(table, told=None if message.spectate else peer)  # watching changed the table
                 table.start_if_ready()
             case Join(table=table_id, seat=seat, ready=ready, invite=invite):
                 table = self._vacant_peer(peer, table_id, invite)
@@ -314,8 +314,9 @@ class Lobby:
 
     # -- what the lobby sees ------------------------------------------------------------------------
 
-    def _changed(self, table: Table) -> None:
-        """Tell the lobby, and everyone at the table, what the table looks like now."""
+    def _changed(self, table: Table, told: Peer | None = None) -> None:
+        """Tell the lobby, and everyone at the table, what the table looks like now
+        (``told``: a peer that has just heard it in a reply)."""
         if self.tables.get(table.id) is not table:
             return  # being made (or gone): nobody is to hear of it yet
         if table.may_close():
@@ -323,9 +324,10 @@ class Lobby:
             return
         line = encode(TableUpdate(table=table.info()))
         for peer in self.browsing:
-            peer.send_line(line)
+            if peer is not told:
+                peer.send_line(line)
         for peer in table.audience():
-            if peer not in self.browsing:  # a player joining hears it once
+            if peer not in self.browsing and peer is not told:  # a player joining hears it once
                 peer.send_line(line)
 
     def _place(self, peer: Peer, table: Table) -> None:

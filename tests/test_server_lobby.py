@@ -75,5 +75,7 @@ async def test_a_table_made_with_bots_is_announced_once_complete() -> None:
             heard = updates_of(client, reply["table"])
             assert heard, "the lobby hears of the new table"
             assert all(u["seats"] == reply["seats"] for u in heard), "never a half-made table"
+        assert len(updates_of(host, reply["table"])) == 1, "the creator hears its reply, not a copy after it"
+        assert len(updates_of(browser, reply["table"])) == 1
         for client in (browser, host):
             await client.close()
