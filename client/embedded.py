@@ -10,7 +10,7 @@ EMBEDDED_NAME = "this computer"
 
 def embedded_config(db: str | None = None) -> ServerConfig:
     """The embedded server's settings; ``db`` is its SQLite file (None: nothing is kept)."""
-    return ServerConfig(host="127.0.0.1", port=0, name=EMBEDDED_NAME, db=db)
+    return ServerConfig(host="127.0.0.1", port=0, name=EMBEDDED_NAME, db=db, local=True)
 
 
 async def start_embedded(db: str | None = None) -> Server:

@@ -43,6 +43,7 @@ class Server:
         return int(self._listener.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
+        self.store.claim()
         self.lobby.restore()
         self.store.commit()
         self.store.start_checkpoints()

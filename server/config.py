@@ -41,6 +41,11 @@ class ServerConfig:
     tls_cert: str | None = None
     tls_key: str | None = None
     """PEM files: with both, the server speaks TLS only."""
+    local: bool = False
+    """The server of one client (``setback play --bots``): its tables are marked as its own,
+    and it closes them when it stops (their unfinished games recorded as they stood);
+    leftovers of a local server that died are closed, never played on, by any server that
+    opens the file."""
 
     def tls_context(self) -> ssl.SSLContext | None:
         if not self.tls_cert:

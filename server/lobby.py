@@ -222,7 +222,10 @@ class Lobby:
             invite=secrets.token_urlsafe(6) if message.private else None,
         )
         table = self._new_table(table_id, options)
-        self.store.save_table(table_id, number, options.name, options.saved())
+        saved = options.saved()
+        if self.config.local:
+            saved["local"] = True
+        self.store.save_table(table_id, number, options.name, saved)
         for bot in message.bots:  # before the lobby knows the table: it hears of it once, complete
             table.add_bot(bot, None)
         self.tables[table_id] = table
@@ -255,9 +258,17 @@ class Lobby:
     # -- records --------------------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Bring back every open table from the store, unfinished games where they stood."""
+        """Bring back every open table from the store, unfinished games where they stood; a
+        local server's leftover tables are closed instead, and a local server brings back
+        nothing (see :attr:`ServerConfig.local`)."""
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
+            if row.options.get("local"):  # its client is gone: nobody can sit there again
+                self.store.close_table(row.id, row.game.actions if row.game else None)
+                log.info("local_table_closed", table=row.id)
+                continue
+            if self.config.local:
+                continue  # a `setback serve` table: not this server's to play
             options = options_from_saved(row.name, row.options, self._waits())
             table = self.tables[row.id] = self._new_table(row.id, options)
             table.restore(row)
@@ -337,9 +348,12 @@ class Lobby:
 
     def halt(self) -> None:
         """The server is stopping: every table's clock, bots and timers stop where they are.
-        The store keeps the tables open, so the next start brings them back."""
+        The store keeps the tables open, so the next start brings them back (a local server
+        closes them: its games end with it)."""
         for table in self.tables.values():
             table.close()
+            if self.config.local:
+                self.store.close_table(table.id, table.record)
 
     def _tidy(self, table: Table) -> None:
         if table.may_close() and table.id in self.tables:

@@ -15,6 +15,7 @@ into its ``games`` row, and journal rows no unsealed game needs are deleted.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import itertools
 import json
@@ -26,7 +27,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; one server a file is then up to the user
+    fcntl = None  # type: ignore[assignment]
 
 import msgspec
 
@@ -90,6 +96,10 @@ def _json(value: object) -> str:
 
 _JOURNAL = "INSERT INTO journal VALUES (?, ?)"
 _journal_encoder = msgspec.json.Encoder()
+
+
+class StoreInUseError(OSError):
+    """Another running server writes the file: two writers would give out the same ids."""
 
 
 def default_db_path() -> Path:
@@ -168,6 +178,7 @@ class Store:
         self._pruned = 0
         self._checkpointer: threading.Thread | None = None
         self._closing = threading.Event()
+        self._claim: IO[bytes] | None = None
         self._ratings = {
             str(player): (float(rating), int(games), int(wins))
             for player, rating, games, wins in self.db.execute("SELECT player, rating, games, wins FROM ratings")
@@ -254,6 +265,22 @@ class Store:
         """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
         self.write(self.take())
 
+    def claim(self) -> None:
+        """Be the file's one writer, as long as this store is open: :class:`StoreInUseError`
+        when another server holds it. (A lock on ``PATH.lock``, which the system lets go of
+        when the process ends, however it ends; readers such as ``setback history`` take none.)"""
+        if self.path == ":memory:" or self._claim is not None or fcntl is None:
+            return
+        claim = open(f"{self.path}.lock", "wb")  # noqa: SIM115 (held open until close)
+        try:
+            fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            claim.close()
+            raise StoreInUseError(
+                errno.EBUSY, "in use by another running setback server (give this one another --db)", self.path
+            ) from None
+        self._claim = claim
+
     def start_checkpoints(self) -> None:
         """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`.
 
@@ -286,6 +313,9 @@ class Store:
             self._checkpointer = None
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self.db.close()
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
 
     # -- writes ---------------------------------------------------------------------------
 

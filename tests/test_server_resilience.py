@@ -5,17 +5,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
+from setback.client.embedded import embedded_config
 from setback.engine import Game, Rules, parse_action
 from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import export_record, stood_in
+from setback.server.store import StoreInUseError
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
@@ -388,3 +392,49 @@ async def _first_decide(clients: dict[int, RawClient]) -> tuple[dict[str, Any], 
         with contextlib.suppress(TimeoutError):
             return await client.expect("decide", timeout=1), seat
     raise AssertionError("nobody was asked to act")
+
+
+async def test_a_records_file_has_one_server_at_a_time(tmp_path: Path) -> None:
+    """Two servers writing one file would hand out the same ids: the second is refused."""
+    db = tmp_path / "club.sqlite3"
+    first = await _restarted(db)
+    second = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    try:
+        with pytest.raises(StoreInUseError):
+            await second.start()
+    finally:
+        second.store.close()
+        await first.stop()
+    third = await _restarted(db)  # the first let go of it
+    await third.stop()
+
+
+async def test_a_local_servers_games_end_with_it_and_no_server_plays_them_on(tmp_path: Path) -> None:
+    """`setback play --bots` quit mid-game: its table is closed with the game unfinished; neither
+    its next run nor a `setback serve` on the same file brings it back (bots would play it out)."""
+    db = tmp_path / "setback.sqlite3"
+    for config in (embedded_config(str(db)), ServerConfig(host="127.0.0.1", port=0, db=str(db))):
+        local = Server(embedded_config(str(db)))
+        await local.start()
+        player = await greeted(local.port, "me", kind="human")
+        await player.send(type="create_table", id=1, rules={"players": 2}, bots=["heuristic"])
+        table_id = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table_id, ready=True)
+        decide = await player.expect("decide", timeout=5)
+        move = decide["view"]["legal"][0]
+        await player.send(type="act", request=decide["request"], action=move)
+        await player.send(type="ping", id="after", nonce=1)
+        await player.expect("pong", id="after")  # the act was taken before the ping
+        game_id = local.lobby.tables[table_id].game_id
+        await local.stop()
+        await player.close()
+        after = Server(config)
+        await after.start()
+        try:
+            assert not after.lobby.tables, "nothing of the quit game is brought back"
+            game = after.store.game(game_id or 0)
+            assert game is not None and game.finished is None and (decide["view"]["seat"], move, 0) in game.actions
+        finally:
+            await after.stop()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM tables WHERE closed IS NULL").fetchone()[0] == 0
