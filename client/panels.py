@@ -192,11 +192,10 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         return waiting_room(state)
     names = state.names()
     if game.outcome is not None:
-        lines = [line_text(outcome_line(game.outcome, game.rules, names), ascii, "bold")]
-        if game.seat is not None:
-            lines.append(Text("Press r to play again at this table, l to leave.", style=ALERT))
+        lines = [line_text(outcome_line(game.outcome, game.rules, names), ascii, "bold")]  # the prompt says what next
         if game.last_result is not None:
-            lines += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
+            summary = result_lines(game.last_result, game.rules, names, scores=False)
+            lines += [line_text(line, ascii) for line in summary]
         return Group(*lines)
     if game.phase == "dealing":
         return Text("The game begins: drawing for the first deal…", style=DIM)
@@ -211,14 +210,15 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         parts.append(line)
     if game.last_trick is not None:
         trick = game.last_trick
-        line = Text(f"Trick {trick.number} went to {names[trick.winner]}: ", style=DIM)
+        last = f"hand {game.hand_number - 1}'s last trick" if game.phase == "bidding" else f"Trick {trick.number}"
+        line = Text(f"{last[0].upper()}{last[1:]} went to {names[trick.winner]}: ", style=DIM)
         for i, play in enumerate(trick.plays):
             line.append(" · " if i else "")
             line.append(f"{names[play.seat]} ")
             line.append_text(card_text(play.card, ascii))
         parts.append(line)
-    if game.phase == "bidding" and game.last_result is not None:
-        parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names)]
+    if game.phase == "bidding" and game.last_result is not None:  # the scores are in the panel beside
+        parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names, scores=False)]
     return Group(*parts) if parts else Text("")
 
 

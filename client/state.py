@@ -526,15 +526,16 @@ class ClientState:
                 game.hand = [Card.parse(c) for c in cards]
                 game.hand_sizes = [6] * players
                 game.bids, game.pitcher, game.bid, game.trump = [], None, None, None
-                game.trick, game.last_trick, game.taken = [], None, [0] * players
+                game.trick, game.taken = [], [0] * players  # the last trick stays in view through the bidding
                 self._turn(game, (dealer + 1) % players, now)
             case PassedEvent(seat=seat) | BidEvent(seat=seat):
                 game.bids.append((seat, event.amount if isinstance(event, BidEvent) else None))
                 self._turn(game, None if seat == game.dealer else (seat + 1) % players, now)
             case ThrownInEvent():
+                game.last_trick = None  # no trick was played this hand
                 self._turn(game, None, now)
             case PitcherChosenEvent(pitcher=pitcher, bid=bid):
-                game.phase, game.pitcher, game.bid = "playing", pitcher, bid
+                game.phase, game.pitcher, game.bid, game.last_trick = "playing", pitcher, bid, None
                 self._turn(game, pitcher, now)
             case TrumpPitchedEvent(trump=trump):
                 game.trump = Suit.parse(trump)

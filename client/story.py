@@ -134,8 +134,11 @@ def action_words(action: str) -> Line:
     return (Card.parse(rest),) if verb == "play" else (action,)
 
 
-def result_lines(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> list[Line]:
-    """A hand's summary: the bid made or set back, High, Low, Jack, Game with the pips, the scores."""
+def result_lines(
+    result: WireHandResult, rules: WireRules, names: Sequence[str], scores: bool = True
+) -> list[Line]:
+    """A hand's summary: the bid made or set back, High, Low, Jack, Game with the pips, and
+    (with ``scores``) the scores."""
     pitcher = names[result.pitcher]
     if result.set_back:
         verdict = f"Hand {result.hand_number}: {pitcher} bid {result.bid} and was SET BACK {result.bid}."
@@ -146,7 +149,7 @@ def result_lines(result: WireHandResult, rules: WireRules, names: Sequence[str])
     pips = " · ".join(
         f"{side_name(rules, side, names)} {pips}" for side, pips in enumerate(result.game_pips)
     )
-    scores = " · ".join(
+    totals = " · ".join(
         f"{side_name(rules, side, names)} {score} ({delta:+d})"
         for side, (score, delta) in enumerate(zip(result.scores, result.deltas, strict=True))
     )
@@ -156,7 +159,7 @@ def result_lines(result: WireHandResult, rules: WireRules, names: Sequence[str])
          f"   Low: {names[result.low]} ", Card.parse(result.low_card)),
         (f"Jack: {jack}   Game: {game}",),
         (f"Game pips: {pips}",),
-        (f"Score: {scores}",),
+        *([(f"Score: {totals}",)] if scores else []),
     ]
 
 

@@ -63,7 +63,7 @@ async def test_the_winner_is_shown_and_ready_plays_again() -> None:
             assert outcome is not None and outcome.reason in {"smudge", "smudge_failed"}
             text = screen_text(app)
             assert "win the game" in text or "wins the game" in text
-            assert "Play again" in text and "r to play again" in text
+            assert "Play again" in text and "r: play again" in text
             sent = sent_by(app)
             await pilot.press("r")
             await until(pilot, lambda: app.state.game is not None and game_of(app).game == 1, "the next game")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import msgspec
+from rich.console import Console
 
-from setback.client.panels import LOBBY_NAME_CHARS, prompt, status_line, table_row
+from setback.client.panels import LOBBY_NAME_CHARS, centre, prompt, status_line, table_row
 from setback.client.state import ClientState, Link, QuickGame
 from setback.client.words import error_text
 from setback.engine import CardsDrawn, Game, Rules, parse_action
@@ -213,6 +215,31 @@ def test_a_reconnected_spectator_watches_again_and_a_stale_token_is_no_alarm() -
     fresh.receive(Error(code="bad_token", message="that token holds no seat; you are in the lobby with a new one"))
     assert fresh.notice is None and fresh.table is None
     assert "no longer held" in " ".join(" ".join(map(str, entry.line)) for entry in fresh.log)
+
+
+def test_a_hands_last_trick_stays_in_view_while_the_next_is_bid() -> None:
+    """The summary replaces the table the moment a hand ends: its sixth trick must not go with it."""
+    rules = Rules(players=3)
+    game = Game(rules, 8)
+    state = ClientState(name="ann")
+    state.receive(welcome(["random"]))
+    state.receive(Spectating(table="t1"))
+    state.receive(GameStarted(table="t1", game=0, rules=rules_to_wire(rules), players=["a", "b", "c"]))
+    seen = checked = 0
+    while not game.is_over and checked < 3:
+        game.apply(game.legal_actions()[-1])  # bid high: hands are played, not thrown in
+        for event in game.events[seen:]:
+            state.receive(EventMessage(table="t1", event=event_to_wire(event, None)))
+            model = state.game
+            assert model is not None
+            if model.phase == "bidding" and model.last_result is not None and not model.bids:
+                assert model.last_trick is not None and model.last_trick.number == 6
+                console = Console(width=200, record=True, file=io.StringIO())
+                console.print(centre(state, ascii=False))
+                assert f"Hand {model.hand_number - 1}'s last trick went to" in console.export_text()
+                checked += 1
+        seen = len(game.events)
+    assert checked
 
 
 def fold_game(seat: int | None, seed: int, rules: Rules) -> ClientState:
