@@ -13,7 +13,9 @@ the legal card with the lowest index, clubs first, twos first). An async method 
 cancelled at the limit. A plain method runs on the seat's own daemon thread, so the
 game goes on without it; until that overrunning call returns, every decision of the
 seat is a timeout and gets the fallback. Hooks (``on_hand_start`` ...) are run the same
-way; their errors and timeouts are counted but change no move.
+way and change no move; their errors are logged, and neither their errors nor their
+timeouts are counted, since the counts are of decisions (spec.md section 5). A hook that
+overruns still holds the seat's thread, so the decisions it delays are timeouts.
 """
 
 from __future__ import annotations
@@ -131,19 +133,20 @@ class BotSeat:
         return answer
 
     async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
-        """Run one of the bot's hooks (a bound method) under the same limit."""
-        await self._ask(hook, argument)
+        """Run one of the bot's hooks (a bound method) under the same limit (not counted)."""
+        await self._ask(hook, argument, decision=False)
 
     def close(self) -> None:
         """Let the seat's thread end once it is idle."""
         if self._thread is not None:
             self._thread.close()
 
-    async def _ask(self, method: Callable[[Any], Any], argument: Any) -> Any:
-        """What ``method(argument)`` gives within the limit, or FAILED after counting a failure."""
+    async def _ask(self, method: Callable[[Any], Any], argument: Any, decision: bool = True) -> Any:
+        """What ``method(argument)`` gives within the limit, or FAILED after counting a failure
+        (when it is a ``decision``)."""
         if self._overrun is not None:
             if not self._overrun.done():
-                self.clock.timeouts += 1
+                self.clock.timeouts += decision
                 return FAILED
             self._overrun = None
         limit = self.limits.decision
@@ -168,17 +171,17 @@ class BotSeat:
         except TimeoutError:
             pass
         except Exception as exc:
-            self._error(exc)
+            self._error(exc, decision)
             return FAILED
         if deadline is not None and (answer is FAILED or loop.time() > deadline):
-            self.clock.timeouts += 1
+            self.clock.timeouts += decision
             if future is not None and not future.done():
                 self._overrun = future
             return FAILED
         return answer
 
-    def _error(self, exc: BaseException) -> None:
-        self.clock.errors += 1
+    def _error(self, exc: BaseException, decision: bool = True) -> None:
+        self.clock.errors += decision
         if not self._logged_error:
             self._logged_error = True
             log.warning("bot error", bot=type(self.bot).__name__, seat=self.seat, exc_info=exc)

@@ -152,3 +152,29 @@ def test_bot_seat_fills_in_the_time_left() -> None:
     asyncio.run(seat.decide(game.view(game.to_act)))
     seat.close()
     assert seen == [0.25]
+
+
+class AlwaysSlowBot(RandomBot):
+    """A plain bot slower than the table at every decision."""
+
+    def bid(self, view: View) -> Action:
+        time.sleep(0.06)
+        return view.legal[0]
+
+    def play(self, view: View) -> Action:
+        time.sleep(0.06)
+        return view.legal[0]
+
+
+class FailingHooksBot(RandomBot):
+    def on_hand_start(self, view: View) -> None:
+        raise RuntimeError("a bug in a hook")
+
+
+def test_the_counts_are_of_decisions_only_not_of_hooks() -> None:
+    """A bot slower than the limit everywhere times out at most once a decision, and a hook
+    that fails is logged, not counted (spec.md section 5: counts of decisions)."""
+    _, clocks = play_with(Game(Rules(players=2, target=7), 3), [AlwaysSlowBot(0), RandomBot(1)], Limits(0.02))
+    assert 0 < clocks[0].timeouts <= clocks[0].decisions
+    _, clocks = play_with(Game(Rules(players=2, target=7), 3), [FailingHooksBot(0), RandomBot(1)], Limits())
+    assert clocks[0].errors == 0 and clocks[0].decisions > 0
