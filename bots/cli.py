@@ -6,6 +6,7 @@ import argparse
 import functools
 import json
 import logging
+import signal
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
@@ -102,6 +103,7 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
                 plan, jobs=args.jobs, finished=finished, on_record=on_record, via_server=args.via_server
             )
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # people press Ctrl-C twice: let this be said
         if args.out:
             kept = complete_lines(Path(args.out))
             print(f"setback match: stopped with {kept} of {plan.games} games kept in {args.out}; "

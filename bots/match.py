@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -197,8 +197,21 @@ def _records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[st
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
     try:
-        yield from pool.map(functools.partial(run_game, plan), indexes)
+        yield from pool.imap(functools.partial(run_game, plan), indexes)
+    except BaseException as exc:  # Ctrl-C above all: the workers stop now, not after their games
+        if isinstance(exc, KeyboardInterrupt):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough; a second would cut this short
+        pool.terminate()
+        raise
+    else:
+        pool.close()
     finally:
-        pool.shutdown(cancel_futures=True)
+        pool.join()
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, but only the parent acts on it
+    (it stops the workers), so a worker prints no traceback and none is left behind."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

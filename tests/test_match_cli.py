@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -203,3 +204,36 @@ def test_ctrl_c_says_how_many_games_are_kept_and_how_to_resume(tmp_path: Path) -
     assert kept >= 2
     assert f"{kept} of 100000 games kept in {out}" in err
     assert "rerun the same command with --resume" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
+def test_ctrl_c_twice_stops_a_match_on_several_processes_at_once(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches every process of the group, and people press it twice: the
+    match still stops at once, without tracebacks, and leaves no worker behind."""
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
+         "--jobs", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)
+    time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "Traceback" not in err and "games kept in" in err
+    deadline = time.monotonic() + 10
+    while _group_alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _group_alive(process.pid), "a worker outlived the match"
+
+
+def _group_alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
