@@ -79,6 +79,8 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
     if args.resume and not args.out:
         raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
     finished = read_finished(Path(args.out)) if args.resume else []
+    if args.out and not args.resume and complete_lines(Path(args.out)):
+        raise ValueError(f"{args.out} already holds games: --resume to go on with that match, or another --out")
     try:
         with ExitStack() as stack:
             out: IO[str] | None = None
@@ -121,18 +123,19 @@ def print_result(result: MatchResult) -> None:
     plan = result.plan
     title = f"{result.games} games, seed {plan.seed}" + (", duplicate" if plan.duplicate else "")
     table = Table(title=title)
-    columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "bids made/set", "ms/decision",
-               "timeouts", "errors"]
+    columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "net/hand", "bids made/set",
+               "ms/decision", "timeouts", "errors"]
     rated = any(s.rating for s in result.stats)
     for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for label, s in zip(result.labels(), result.stats, strict=True):
         low, high = s.win_interval()
         per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
+        net = f"{s.net / s.hands:+.3f}" if s.hands else "-"
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         table.add_row(
             label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
-            per_hand, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
+            per_hand, net, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
             str(s.clock.timeouts), str(s.clock.errors), *rating,
         )
     Console(width=None if sys.stdout.isatty() else 160).print(table)

@@ -21,6 +21,7 @@ import inspect
 import os
 import shlex
 import shutil
+import traceback
 import types
 import typing
 from collections.abc import Callable
@@ -80,16 +81,29 @@ def load_bot_class(spec: str) -> type[Bot]:
         if module_spec is None or module_spec.loader is None:
             raise ValueError(f"cannot load bot file {target}")
         module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as exc:  # the bot's own code failed: say where, in one line
+            raise ValueError(f"cannot load bot file {target}: {_failure(exc)}") from None
     else:
         try:
             module = importlib.import_module(target)
-        except ImportError as exc:
-            raise ValueError(f"cannot import bot module {target!r}: {exc}") from exc
+        except Exception as exc:
+            raise ValueError(f"cannot import bot module {target!r}: {_failure(exc)}") from None
     found = getattr(module, class_name, None)
     if not isinstance(found, type) or not issubclass(found, Bot):
         raise ValueError(f"{spec!r} does not name a Bot subclass")
     return found
+
+
+def _failure(exc: Exception) -> str:
+    """An exception raised while loading a bot's code, in one line with its place."""
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} ({Path(exc.filename or '?').name}, line {exc.lineno})"
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f for f in reversed(frames) if "importlib" not in f.filename), None)
+    place = f" ({Path(where.filename).name}, line {where.lineno})" if where is not None else ""
+    return f"{type(exc).__name__}: {exc}{place}"
 
 
 def _value(text: str) -> int | float | str | None:

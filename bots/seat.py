@@ -127,8 +127,13 @@ class BotSeat:
         self.clock.seconds += time.perf_counter() - start
         if answer is FAILED:
             return fallback(view)
-        if not isinstance(answer, Pass | Bid | Play) or answer not in view.legal:
-            self._error(ValueError(f"{answer!r} is not legal; legal: {', '.join(map(str, view.legal))}"))
+        if not isinstance(answer, Pass | Bid | Play):
+            kind = type(answer).__name__
+            self._error(TypeError(f"{method.__name__}() returned a {kind}, {answer!r}, not an action: return one of "
+                                  "view.legal (or parse_action's result)"))
+            return fallback(view)
+        if answer not in view.legal:
+            self._error(ValueError(f"{answer} is not legal; legal: {', '.join(map(str, view.legal))}"))
             return fallback(view)
         return answer
 

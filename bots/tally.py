@@ -39,6 +39,9 @@ class BotStats:
     wins: int = 0
     hands: int = 0
     points: int = 0
+    """Points taken in the hands played (before any set-back)."""
+    net: int = 0
+    """The score's change over the hands played: set-backs counted, as the scores count them."""
     bids_won: int = 0
     bids_made: int = 0
     bids_set: int = 0
@@ -72,6 +75,7 @@ class BotStats:
             "win_rate_ci95": [round(low, 4), round(high, 4)],
             "hands": self.hands,
             "points_per_hand": round(self.points / self.hands, 4) if self.hands else 0.0,
+            "net_per_hand": round(self.net / self.hands, 4) if self.hands else 0.0,
             "bids_won": self.bids_won,
             "bids_made": self.bids_made,
             "bids_set": self.bids_set,
@@ -122,6 +126,7 @@ class MatchResult:
                 for b in bots:
                     self.stats[b].hands += 1
                     self.stats[b].points += result["points"][side]
+                    self.stats[b].net += result["deltas"][side]
             pitcher = self.stats[seating[result["pitcher"]]]
             pitcher.bids_won += 1
             pitcher.bids_set += result["set_back"]

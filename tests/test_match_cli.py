@@ -92,6 +92,7 @@ def test_match_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> No
     assert sum(b["wins"] for b in data["bots"]) == 12
     assert all(b["games"] == 12 for b in data["bots"])
     assert [b["label"] for b in data["bots"]] == [f"random #{n}" for n in range(1, 5)]
+    assert all(b["net_per_hand"] < b["points_per_hand"] for b in data["bots"]), "random bots are set back"
 
 
 def test_match_is_reproducible_from_its_seed() -> None:
@@ -237,3 +238,37 @@ def _group_alive(group: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ("class Broken(\n", "SyntaxError: '(' was never closed (broken.py, line 1)"),
+        ("import no_such_module\n", "ModuleNotFoundError: No module named 'no_such_module' (broken.py, line 1)"),
+        ("x = 1 / 0\n", "ZeroDivisionError: division by zero (broken.py, line 1)"),
+    ],
+)
+def test_a_bot_file_that_fails_to_load_is_one_line(
+    source: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from setback.cli import main
+
+    bot = tmp_path / "broken.py"
+    bot.write_text(source)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"{bot}:Broken", "random", "--games", "1"])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert said in error and len(error.strip().splitlines()) == 1
+
+
+def test_out_does_not_overwrite_the_games_of_another_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from setback.cli import main
+
+    out = tmp_path / "games.jsonl"
+    run_cli(capsys, "match", "random", "random", "--games", "2", "--seed", "1", "--out", str(out))
+    kept = out.read_text()
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "random", "random", "--games", "3", "--seed", "2", "--out", str(out)])
+    assert exit_.value.code == 2 and "--resume" in capsys.readouterr().err
+    assert out.read_text() == kept

@@ -127,7 +127,7 @@ def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureF
     print_result(result)
     row = next(line for line in capsys.readouterr().out.splitlines() if "cmd:./mine" in line)
     cells = [cell.strip() for cell in row.split("│")]
-    assert cells[7] == "-"
+    assert cells[8] == "-"
 
 
 @pytest.mark.parametrize(
