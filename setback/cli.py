@@ -92,10 +92,21 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def add_clock_argument(parser: argparse.ArgumentParser) -> None:
     """The per-decision limit that the offline runner holds every bot to."""
     parser.add_argument(
-        "--decision-ms", type=float, default=1000.0,
+        "--decision-ms", type=milliseconds, default=1000.0,
         help="per-decision limit in ms; a bot over it is timed out and the lowest-code legal action "
         "is played for it (default 1000; 0: none)",
     )
+
+
+def milliseconds(text: str) -> float:
+    """An argparse type: a time limit in milliseconds, 0 (none) or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"milliseconds are a number, not {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"milliseconds are 0 (no limit) or more, not {text}")
+    return value
 
 
 def rules_from(args: argparse.Namespace, players: int) -> Rules:

@@ -102,6 +102,9 @@ def test_match_is_reproducible_from_its_seed() -> None:
     assert [outcomes(s.as_dict()) for s in a.stats] == [outcomes(s.as_dict()) for s in b.stats]
     assert [outcomes(s.as_dict()) for s in a.stats] != [outcomes(s.as_dict()) for s in c.stats]
     assert len({game_seed(42, i) for i in range(1000)}) == 1000
+    spec = (Path(__file__).parent.parent / "spec.md").read_text()
+    for deal in (0, 1):  # the test vectors spec.md gives other implementations
+        assert f"{game_seed(7, deal)} for *d* = {deal}" in spec
 
 
 def test_match_records_can_be_rescored_and_replayed(
