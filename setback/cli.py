@@ -164,6 +164,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     from setback.bots.registry import bot_factory
     from setback.bots.remote import Seating, SeatRefusedError, play_remote
+    from setback.bots.seat import Clock
     from setback.client.link import Address, LinkClosedError, ServerLink, tls_context
     from setback.client.link import RefusedError as LinkRefusedError
 
@@ -172,8 +173,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     link = ServerLink(Address.parse(args.server), args.name or args.spec, kind="bot", password=args.password, tls=tls)
     seating = Seating(args.table, args.seat, args.invite)
     limit = args.decision_ms / 1000 if args.decision_ms else None
+    clock = Clock()
     try:
-        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit))
+        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit, clock=clock))
     except SeatRefusedError as exc:
         raise CommandFailedError(f"the server refused the seat: {exc}") from None
     except LinkRefusedError as exc:
@@ -182,7 +184,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
         hint = "" if tls or exc.goodbye else " (if it serves TLS, add --tls)"
         raise CommandFailedError(f"{args.server}: {exc.reason}{hint}") from None
     log = structlog.get_logger("setback.bot")
-    log.info("done", games=played)
+    log.info(
+        "done", games=played, decisions=clock.decisions, timeouts=clock.timeouts, errors=clock.errors,
+        ms_per_decision=round(1000 * clock.seconds / clock.decisions, 2) if clock.decisions else None,
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ import asyncio
 import os
 import random
 import subprocess
+import re
 import sys
 
 from hypothesis import given, settings
@@ -95,6 +96,7 @@ async def test_setback_bot_command_plays_games_and_keeps_stdout_clean() -> None:
         out, err = await asyncio.wait_for(process.communicate(), 120)
         assert process.returncode == 0, err.decode()
         assert out == b""
+        assert re.search(rb"done .*decisions=[1-9]\d* errors=0 .*games=2 .*timeouts=0", err), err.decode()
         overs = [m for m in host.backlog + host.received if m["type"] == "game_over"]
         while len(overs) < 2:
             overs.append(await host.expect("game_over"))
