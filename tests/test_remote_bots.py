@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import subprocess
 import re
+import subprocess
 import sys
 
 from hypothesis import given, settings
