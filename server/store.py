@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import msgspec
+
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; one server a file is then up to the user
     fcntl = None  # type: ignore[assignment]
-
-import msgspec
 
 SCHEMA_VERSION = 3
 CHECKPOINT_SECONDS = 0.5
@@ -169,7 +169,7 @@ class Store:
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
         self._actions: list[tuple[int, int, str, int]] = []
-        """This turn's actions at every table: game, seat, action, whether the clock chose it."""
+        """This turn's actions at every table: game, seat, action, who chose it (:data:`BY_PLAYER`...)."""
         self._next_turn = int(self.db.execute(
             "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), COALESCE((SELECT MAX(first_move) FROM games), 0))"
         ).fetchone()[0]) + 1
