@@ -88,22 +88,22 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     clocks = [Clock() for _ in seating]
     sdk: list[asyncio.Future[int]] = []
     external: list[asyncio.Future[int]] = []
-    external_specs: list[str] = []
-    sdk_specs: list[tuple[str, asyncio.Future[Any]]] = []
+    seated: list[tuple[str, asyncio.Future[Any]]] = []
+    """Each seat's bot, named, as it plays: one that ends before the game does stops the match."""
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
         if spec.startswith(EXTERNAL):
             external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
-            external_specs.append(f"{spec} (seat {seat})")
+            seated.append((f"{spec} (seat {seat})", external[-1]))
         else:
             bot = bot_factory(spec)(seed + seat)
             link = ServerLink(address, f"{spec}#{seat}", kind="bot")
             sdk.append(asyncio.ensure_future(
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
-            sdk_specs.append((f"{spec} (seat {seat})", sdk[-1]))
+            seated.append((f"{spec} (seat {seat})", sdk[-1]))
     try:
-        await _until_over(over, server, table, index, [*zip(external_specs, external, strict=True), *sdk_specs])
+        await _until_over(over, server, table, index, seated)
         server.flush()
         if sdk:  # they end on game_over, having counted their clocks; external programs never end
             await asyncio.wait(sdk, timeout=5)
@@ -154,8 +154,7 @@ def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
     error = player.exception()
     if error is not None:
         return f"failed: {error}" if not isinstance(error, OSError) else f"could not start: {error.strerror or error}"
-    status = player.result()
-    return f"exited with status {status}" if name.startswith(EXTERNAL) else "ended"
+    return f"exited with status {player.result()}" if name.startswith(EXTERNAL) else "ended"
 
 
 def _server_clock(row: GameRow, seat: int) -> Clock:
