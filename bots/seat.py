@@ -61,6 +61,11 @@ class Clock:
     timeouts: int = 0
     errors: int = 0
 
+    @property
+    def ms_per_decision(self) -> float | None:
+        """The average time of one decision, in milliseconds (None before the first)."""
+        return 1000 * self.seconds / self.decisions if self.decisions else None
+
     def add(self, other: Clock) -> None:
         self.decisions += other.decisions
         self.seconds += other.seconds

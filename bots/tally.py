@@ -60,9 +60,7 @@ class BotStats:
     def decision_ms(self) -> float | None:
         """The average time of one decision, in milliseconds; None when there is none to show: no
         decisions, or an external ``cmd:`` program's, which the runner cannot time."""
-        if not self.clock.decisions or self.spec.startswith(EXTERNAL):
-            return None
-        return 1000 * self.clock.seconds / self.clock.decisions
+        return None if self.spec.startswith(EXTERNAL) else self.clock.ms_per_decision
 
     def as_dict(self) -> dict[str, Any]:
         low, high = self.win_interval()

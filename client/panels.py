@@ -210,8 +210,8 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         parts.append(line)
     if game.last_trick is not None:
         trick = game.last_trick
-        last = f"hand {game.hand_number - 1}'s last trick" if game.phase == "bidding" else f"Trick {trick.number}"
-        line = Text(f"{last[0].upper()}{last[1:]} went to {names[trick.winner]}: ", style=DIM)
+        which = f"Hand {game.hand_number - 1}'s last trick" if game.phase == "bidding" else f"Trick {trick.number}"
+        line = Text(f"{which} went to {names[trick.winner]}: ", style=DIM)
         for i, play in enumerate(trick.plays):
             line.append(" · " if i else "")
             line.append(f"{names[play.seat]} ")

@@ -12,7 +12,7 @@ from setback.client.narrate import narrate
 from setback.engine import Game, game_record, parse_action
 from setback.protocol.convert import rules_from_wire
 from setback.protocol.messages import WireRules
-from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store
+from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store, stood_in_seats
 
 
 def replayed(row: GameRow) -> Game:
@@ -43,7 +43,7 @@ def _chosen_by(row: GameRow, by: int) -> list[int]:
 
 def stood_in(row: GameRow) -> list[str]:
     """The players for whom a stand-in bot played at least one decision, in seat order."""
-    seats = {seat for seat, _, by in row.actions if by == BY_STAND_IN}
+    seats = stood_in_seats(row.actions)
     return [name for seat, name in enumerate(row.players) if seat in seats]
 
 

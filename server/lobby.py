@@ -50,7 +50,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import BY_STAND_IN, Store, token_hash
+from setback.server.store import Store, stood_in_seats, token_hash
 from setback.server.table import Table
 
 log = structlog.get_logger("setback.lobby")
@@ -286,9 +286,8 @@ class Lobby:
             return
         rules = game.rules
         names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
-        stood_in = frozenset(seat for seat, _, by in table.record if by == BY_STAND_IN)
         sides = [rules.side_of(s) for s in range(rules.players)]
-        update_ratings(self.store, names, sides, game.outcome.winner, stood_in)
+        update_ratings(self.store, names, sides, game.outcome.winner, stood_in_seats(table.record))
 
     def _table_of(self, peer: Peer) -> Table:
         table = self.where.get(peer)

@@ -90,6 +90,11 @@ Recorded = tuple[int, str, int]
 """A recorded action: seat, action text, who chose it (:data:`BY_PLAYER`...)."""
 
 
+def stood_in_seats(actions: list[Recorded]) -> frozenset[int]:
+    """The seats a stand-in bot played at least one decision for."""
+    return frozenset(seat for seat, _, by in actions if by == BY_STAND_IN)
+
+
 def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
 

@@ -186,7 +186,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     log = structlog.get_logger("setback.bot")
     log.info(
         "done", games=played, decisions=clock.decisions, timeouts=clock.timeouts, errors=clock.errors,
-        ms_per_decision=round(1000 * clock.seconds / clock.decisions, 2) if clock.decisions else None,
+        ms_per_decision=None if clock.ms_per_decision is None else round(clock.ms_per_decision, 2),
     )
     return 0
 
