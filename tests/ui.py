@@ -16,7 +16,7 @@ from setback.client.options import PlayOptions
 from setback.client.screens import Chip, TableScreen
 from setback.client.state import ClientState, Decision, GameView, QuickGame
 from setback.engine import Action, View
-from setback.protocol.messages import ClientMessage, ServerMessage
+from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 SHOWN_CARD = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
@@ -66,14 +66,17 @@ def recorded(app: SetbackApp) -> RecordingState:
 
 
 def sent_by(app: SetbackApp) -> list[ClientMessage]:
-    """From now on, every message the app's link sends is also appended to the list returned."""
+    """From now on, every message the app's link sends is also appended to the list returned,
+    but for the session's poll of the tables every few seconds (an id-less ``list_tables``),
+    which would otherwise land between a key pressed and the check of what it sent."""
     assert app.session is not None
     link = app.session.link
     send = link.send
     sent: list[ClientMessage] = []
 
     async def spy(message: ClientMessage) -> None:
-        sent.append(message)
+        if not (isinstance(message, ListTables) and message.id is None):
+            sent.append(message)
         await send(message)
 
     link.send = spy  # type: ignore[method-assign]
