@@ -169,11 +169,13 @@ def scores_table(state: ClientState) -> Table:
     names = state.names()
     rules = game.rules
     table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=True)
+    last = game.last_result
     table.add_column(f"score to {rules.target}", header_style=DIM, ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("", justify="right", no_wrap=True)
-    table.add_column("", justify="right", no_wrap=True, style=DIM)
+    table.add_column("" if last is None else f"hand {last.hand_number}", header_style=DIM, justify="right",
+                     no_wrap=True, style=DIM)  # what the last hand gave each side
     mine = None if game.seat is None else (game.seat if rules.teams is None else game.seat % rules.teams)
-    deltas = game.last_result.deltas if game.last_result is not None else None
+    deltas = last.deltas if last is not None else None
     for side in range(sides(rules)):
         score = game.scores[side] if side < len(game.scores) else 0
         delta = f"{deltas[side]:+d}" if deltas is not None and side < len(deltas) else ""

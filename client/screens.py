@@ -344,17 +344,27 @@ class TableScreen(ClientScreen):
     selected: str | None = None
     """The action the keyboard has picked (``play 10H``, ``bid 2``), not yet sent."""
     request: int | None = None
-    footer_for: tuple[bool, bool] | None = None
-    """Whether the footer's keys were last chosen for a spectator, and for a given-up connection."""
+    footer_for: tuple[bool, bool, bool] | None = None
+    """Whether the footer's keys were last chosen for a spectator, for a given-up connection,
+    and for a moment when ``r`` does something."""
 
     PLAYER_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "confirm", "number", "ready", "add_bot"})
     """The keys a spectator has no use for: it holds no cards and no seat to make ready."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide the player's keys from a spectator (``r`` stays while the connection is given up)."""
-        if action in self.PLAYER_ACTIONS and self.state.spectating:
-            return action == "ready" and self.state.link is Link.OFFLINE
-        return True
+        """Hide the player's keys from a spectator, and ``r`` whenever it would do nothing."""
+        if action == "ready":
+            return self._ready_counts()
+        return not (action in self.PLAYER_ACTIONS and self.state.spectating)
+
+    def _ready_counts(self) -> bool:
+        """Whether ``r`` does something now: try again once the connection is given up; for a
+        seated player, ready for the next game, or take the seat back from its stand-in."""
+        state = self.state
+        if state.link is Link.OFFLINE:
+            return True
+        game = state.game
+        return state.seat is not None and (game is None or game.outcome is not None or game.stood_in)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -407,7 +417,7 @@ class TableScreen(ClientScreen):
         self._show_hand(game, live)
         self._show_actions(state, game, live)
         self.show_log(state)
-        footer_for = (state.spectating, state.link is Link.OFFLINE)
+        footer_for = (state.spectating, state.link is Link.OFFLINE, self._ready_counts())
         if footer_for != self.footer_for:
             self.footer_for = footer_for
             self.refresh_bindings()
@@ -596,9 +606,7 @@ class TableScreen(ClientScreen):
         """Ready for the next game; after the connection was given up, try to connect again."""
         if self.state.link is Link.OFFLINE:
             await self.client.retry()
-            return
-        game = self.state.game
-        if self.state.seat is not None and (game is None or game.outcome is not None or game.stood_in):
+        elif self._ready_counts():
             await self.client.send(Ready())
 
     async def action_add_bot(self) -> None:

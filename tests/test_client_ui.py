@@ -29,6 +29,7 @@ from wire import running_server
 from setback.bots import BUILTIN
 from setback.client.app import SetbackApp
 from setback.client.dialogs import ConfirmDialog, HelpDialog
+from setback.client.panels import scores_table
 from setback.client.render import sorted_hand, suit_label
 from setback.client.screens import Chip, TableScreen
 from setback.client.state import Link, QuickGame
@@ -82,6 +83,8 @@ async def test_a_whole_hand_bid_pitch_follow_and_the_summary() -> None:
             decision = my_decision(app)
             assert decision is not None and decision.bidding and "bid 2" in decision.legal
             assert chip_for(app, "bid 2").display
+            await until(pilot, lambda: "play/bid" in screen_text(app).splitlines()[-1], "the footer")
+            assert "ready" not in screen_text(app).splitlines()[-1]  # during a hand, `r` would do nothing
             await pilot.press("2", "enter")
             await until(pilot, lambda: game_of(app).pitcher == ME, "the player to pitch")
             assert sent[-1] == Act(id=sent[-1].id, request=decision.request, action="bid 2")
@@ -111,6 +114,7 @@ async def test_a_whole_hand_bid_pitch_follow_and_the_summary() -> None:
             for words in ("High: ", "Low: ", "Jack: ", "Game: ", "Game pips: "):
                 assert words in text
             assert "score to 11" in text
+            assert scores_table(app.state).columns[2].header == "hand 1"  # the column of each side's last change
 
 
 async def test_illegal_cards_cannot_be_chosen_and_nothing_is_sent() -> None:
