@@ -8,6 +8,7 @@ shows the lobby or the table screen and lets it draw the state.
 from __future__ import annotations
 
 import structlog
+from textual import events
 from textual.app import App
 
 from setback.client.dialogs import InviteDialog
@@ -20,6 +21,9 @@ from setback.client.state import ClientState, Link
 from setback.protocol.messages import ClientMessage
 
 log = structlog.get_logger("setback.client")
+
+MIN_COLUMNS, MIN_ROWS = 80, 24
+"""The smallest terminal that shows a whole table: under it the client says so."""
 
 CSS = """
 Screen { layout: vertical; }
@@ -80,6 +84,18 @@ class SetbackApp(App[None]):
         self.session: Session | None = None
         self._drawing = False
         self.asking_password = False
+        self._too_small = False
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Say once, each time the terminal becomes too small, what size shows the whole table."""
+        too_small = event.size.width < MIN_COLUMNS or event.size.height < MIN_ROWS
+        if too_small and not self._too_small:
+            self.notify(
+                f"This terminal is {event.size.width}x{event.size.height}; Setback needs "
+                f"{MIN_COLUMNS}x{MIN_ROWS} to show the whole table. Make it larger.",
+                title="Terminal too small", severity="warning", timeout=8,
+            )
+        self._too_small = too_small
 
     def on_mount(self) -> None:
         for name, screen in (("discover", DiscoverScreen()), ("lobby", LobbyScreen()), ("table", TableScreen())):

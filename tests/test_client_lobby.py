@@ -420,3 +420,19 @@ async def test_a_seat_is_chosen_by_its_number_and_partners_share_a_letter() -> N
             await until(pilot, lambda: app.state.seat is not None, "the seat")
             assert app.state.seat == 2
         await host.close()
+
+
+async def test_a_terminal_under_80x24_is_told_its_size_once_each_time_it_shrinks() -> None:
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await until(pilot, lambda: "Connected to" in screen_text(app), "the lobby")
+            assert "Terminal too small" not in screen_text(app)
+            await pilot.resize_terminal(70, 24)
+            await until(pilot, lambda: "This terminal is 70x24" in screen_text(app), "the warning")
+            await pilot.resize_terminal(70, 20)  # still too small: not said again
+            await pilot.pause()
+            assert len(app.screen.query("Toast")) == 1
+            await pilot.resize_terminal(100, 30)
+            await pilot.resize_terminal(80, 23)
+            await until(pilot, lambda: "This terminal is 80x23" in screen_text(app), "the warning again")
