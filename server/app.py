@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sqlite3
 import time
@@ -15,7 +16,7 @@ from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
 from setback.server.lobby import Lobby
-from setback.server.store import Store
+from setback.server.store import Holder, Store
 
 log = structlog.get_logger("setback.server")
 
@@ -53,6 +54,7 @@ class Server:
             ssl=self.config.tls_context(),
         )
         self._sweeper = asyncio.create_task(self._sweep())
+        self.store.name_holder(Holder(os.getpid(), self.config.host, self.port, self.config.local))
         log.info(
             "listening", host=self.config.host, port=self.port, name=self.config.name,
             tls=self.config.tls_cert is not None, db=self.config.db or ":memory:",

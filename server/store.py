@@ -107,6 +107,40 @@ class StoreInUseError(OSError):
     """Another running server writes the file: two writers would give out the same ids."""
 
 
+class Holder(msgspec.Struct, omit_defaults=True):
+    """Who holds a records file, as its lock file says: the process, and once it listens,
+    where (``local``: the server of a ``setback play --bots`` game, for its player alone)."""
+
+    pid: int
+    host: str | None = None
+    port: int | None = None
+    local: bool = False
+
+
+def _read_holder(data: bytes) -> Holder | None:
+    try:
+        return msgspec.json.decode(data, type=Holder)
+    except msgspec.DecodeError:  # an older server's empty lock file, or one being written
+        return None
+
+
+def in_use(holder: Holder | None) -> str:
+    """Why a records file cannot be had, and what to do instead."""
+    if holder is None:
+        return "in use by another running setback server (give this one another --db)"
+    if holder.local:
+        return (f"in use by a `setback play` game on this computer (process {holder.pid}): "
+                "finish that game, or give this one another --db")
+    if holder.port is None:
+        return (f"in use by a setback server starting on this computer (process {holder.pid}); "
+                "give this one another --db")
+    host = "127.0.0.1" if holder.host in {None, "", "0.0.0.0", "::"} else holder.host
+    where = f"[{host}]:{holder.port}" if host is not None and ":" in host else f"{host}:{holder.port}"
+    return (f"in use by the setback server running on this computer (process {holder.pid}, port {holder.port}): "
+            f"play there with `setback play {where}` (with --bots N for a game against bots), "
+            "or give this one another --db")
+
+
 def default_db_path() -> Path:
     """``setback.sqlite3`` in the user's data folder (XDG on Linux, the usual places elsewhere)."""
     if sys.platform == "win32":
@@ -273,18 +307,29 @@ class Store:
     def claim(self) -> None:
         """Be the file's one writer, as long as this store is open: :class:`StoreInUseError`
         when another server holds it. (A lock on ``PATH.lock``, which the system lets go of
-        when the process ends, however it ends; readers such as ``setback history`` take none.)"""
+        when the process ends, however it ends; readers such as ``setback history`` take none.
+        The lock file says who holds it: see :meth:`name_holder`.)"""
         if self.path == ":memory:" or self._claim is not None or fcntl is None:
             return
-        claim = open(f"{self.path}.lock", "wb")  # noqa: SIM115 (held open until close)
+        claim = open(f"{self.path}.lock", "a+b")  # noqa: SIM115 (held open until close; not emptied before it is ours)
         try:
             fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            claim.seek(0)
+            holder = _read_holder(claim.read(1000))
             claim.close()
-            raise StoreInUseError(
-                errno.EBUSY, "in use by another running setback server (give this one another --db)", self.path
-            ) from None
+            raise StoreInUseError(errno.EBUSY, in_use(holder), self.path) from None
         self._claim = claim
+        self.name_holder(Holder(pid=os.getpid()))
+
+    def name_holder(self, holder: Holder) -> None:
+        """Write into the lock file who holds the records file, for a server refused it to say."""
+        if self._claim is None:
+            return
+        self._claim.seek(0)
+        self._claim.truncate()
+        self._claim.write(msgspec.json.encode(holder))
+        self._claim.flush()
 
     def start_checkpoints(self) -> None:
         """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -398,15 +399,24 @@ async def test_a_records_file_has_one_server_at_a_time(tmp_path: Path) -> None:
     """Two servers writing one file would hand out the same ids: the second is refused."""
     db = tmp_path / "club.sqlite3"
     first = await _restarted(db)
+    port = first.port
     second = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
     try:
-        with pytest.raises(StoreInUseError):
+        with pytest.raises(StoreInUseError) as refused:
             await second.start()
     finally:
         second.store.close()
         await first.stop()
-    third = await _restarted(db)  # the first let go of it
-    await third.stop()
+    where = f"`setback play 127.0.0.1:{port}`"  # the refusal says where to play instead
+    assert f"process {os.getpid()}, port {port}" in str(refused.value) and where in str(refused.value)
+    third = await _restarted(db, local=True)  # the first let go of it
+    fourth = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    try:
+        with pytest.raises(StoreInUseError, match="in use by a `setback play` game on this computer"):
+            await fourth.start()
+    finally:
+        fourth.store.close()
+        await third.stop()
 
 
 async def test_a_local_servers_games_end_with_it_and_no_server_plays_them_on(tmp_path: Path) -> None:
