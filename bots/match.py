@@ -97,7 +97,8 @@ async def play_game(game: Game, seats: list[BotSeat]) -> Game:
         seat = game.to_act
         if seat is None:
             return game
-        news = game.apply(await seats[seat].decide(game.view(seat)), seat)
+        asked = seats[seat]
+        news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
 
 
 def play_with(game: Game, bots: list[Bot], limits: Limits) -> tuple[Game, list[Clock]]:

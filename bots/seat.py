@@ -16,6 +16,10 @@ seat is a timeout and gets the fallback. Hooks (``on_hand_start`` ...) are run t
 way and change no move; their errors are logged, and neither their errors nor their
 timeouts are counted, since the counts are of decisions (spec.md section 5). A hook that
 overruns still holds the seat's thread, so the decisions it delays are timeouts.
+
+With no limit (``Limits(decision=None)``, ``--decision-ms 0``) and no executor there is
+no clock to keep: plain methods are simply called, several times faster than through a
+thread (self-play at full speed; a bot that hangs then hangs its game).
 """
 
 from __future__ import annotations
@@ -124,7 +128,8 @@ class BotSeat:
 
     async def decide(self, view: View) -> Action:
         """The bot's action for ``view`` (its seat is to act), or the fallback when it fails."""
-        view = replace(view, time_left=self.limits.decision)
+        if view.time_left != self.limits.decision:
+            view = replace(view, time_left=self.limits.decision)
         method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
         start = time.perf_counter()
         answer = await self._ask(method, view)
@@ -160,6 +165,13 @@ class BotSeat:
                 return FAILED
             self._overrun = None
         limit = self.limits.decision
+        if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
+            try:
+                given = method(argument)
+                return await given if inspect.isawaitable(given) else given
+            except Exception as exc:
+                self._error(exc, decision)
+                return FAILED
         loop = asyncio.get_running_loop()
         deadline = None if limit is None else loop.time() + limit
         future: Future[Any] | None = None

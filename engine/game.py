@@ -22,6 +22,9 @@ from setback.engine.events import (
 from setback.engine.rules import Rules
 from setback.engine.state import GameState
 
+SUITS: tuple[Suit, ...] = tuple(Suit)
+"""The suits by index (cheaper than calling the enum)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Setup:
@@ -52,8 +55,8 @@ class View:
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
     are set once bidding is over; ``trump`` once the pitcher has led. ``time_left`` is
-    the seconds left on the viewer's clock for this decision, filled in by whoever runs
-    the clock (the server, the bot SDK); the engine keeps no clocks and leaves it None.
+    the seconds left on the viewer's clock for this decision, given to :meth:`Game.view` by
+    whoever runs the clock (the server, the bot SDK); the engine keeps no clocks.
     """
 
     seat: int | None
@@ -226,8 +229,9 @@ class Game:
             elif isinstance(event, HandScored):
                 self._last_result = event.result
 
-    def view(self, seat: int | None) -> View:
-        """What ``seat`` may know now; ``None`` for a spectator. The only view ever sent to anyone."""
+    def view(self, seat: int | None, time_left: float | None = None) -> View:
+        """What ``seat`` may know now; ``None`` for a spectator. The only view ever sent to anyone.
+        ``time_left``: the seconds the seat has for its decision, when it is to act on a clock."""
         state = self._state
         if seat is not None and not 0 <= seat < state.players:
             raise ValueError(f"no seat {seat} at a table of {state.players}")
@@ -247,15 +251,16 @@ class Game:
             dealer=state.dealer,
             to_act=to_act,
             hand=cards_of(state.hands[seat]) if seat is not None else (),
-            hand_sizes=tuple(h.bit_count() for h in state.hands),
+            hand_sizes=tuple(map(int.bit_count, state.hands)),
             bids=bids,
             pitcher=state.pitcher if bidding_over else None,
             bid=state.high_bid if bidding_over else None,
-            trump=Suit(state.trump) if state.trump is not None else None,
+            trump=SUITS[state.trump] if state.trump is not None else None,
             trick=trick,
             tricks=tricks,
             scores=tuple(state.scores),
             last_result=self._last_result,
             legal=self.legal_actions() if seat is not None and seat == to_act else (),
             outcome=state.outcome,
+            time_left=time_left,
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 from setback.bots import Bot, BotSeat, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
@@ -178,3 +179,29 @@ def test_the_counts_are_of_decisions_only_not_of_hooks() -> None:
     assert 0 < clocks[0].timeouts <= clocks[0].decisions
     _, clocks = play_with(Game(Rules(players=2, target=7), 3), [FailingHooksBot(0), RandomBot(1)], Limits())
     assert clocks[0].errors == 0 and clocks[0].decisions > 0
+
+
+class ThreadNotingBot(RandomBot):
+    """Notes the thread each decision is made on, and the time it was given."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.threads: set[int] = set()
+        self.time_left: set[float | None] = set()
+
+    def bid(self, view: View) -> Action:
+        self.threads.add(threading.get_ident())
+        self.time_left.add(view.time_left)
+        return super().bid(view)
+
+
+def test_with_no_clock_a_plain_bot_is_asked_on_the_games_own_thread() -> None:
+    """No limit, no thread: self-play at full speed. With a limit, a thread of the seat's own,
+    and the view says the time left. Errors count the same either way."""
+    free = ThreadNotingBot(1)
+    game, clocks = play_with(Game(Rules(players=2), 5), [free, RaisingBot(2)], Limits(decision=None))
+    assert game.is_over and free.threads == {threading.get_ident()} and free.time_left == {None}
+    assert clocks[1].errors > 0 and clocks[0].errors == 0
+    timed = ThreadNotingBot(1)
+    play_with(Game(Rules(players=2), 5), [timed, RandomBot(2)], Limits(decision=2.0))
+    assert threading.get_ident() not in timed.threads and timed.time_left == {2.0}
