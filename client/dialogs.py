@@ -148,7 +148,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Label("Bots")
                 yield Select(bot_choices(rules.players), value=0, allow_blank=False, id="bots", compact=True)
             yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
-            yield Tick("smudge: a made bid of 4 wins", rules.smudge, id="smudge", compact=True)
+            yield Tick("smudge: a made 4 wins, a failed one loses (two sides)", rules.smudge, id="smudge", compact=True)
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
             yield Tick("private: joining needs the invite code", False, id="private", compact=True)

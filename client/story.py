@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from setback.engine import Card, Suit
+from setback.engine import DEFAULT_HAND_LIMIT, Card, Suit
 from setback.protocol.messages import (
     BidEvent,
     CardPlayedEvent,
@@ -78,6 +78,10 @@ def rules_text(rules: WireRules, brief: bool = False) -> str:
         words.append("smudge")
     if rules.no_junk:
         words.append("no junk")
+    if rules.hand_limit is None:
+        words.append("no hand limit")
+    elif not brief or rules.hand_limit != DEFAULT_HAND_LIMIT:  # announced, if only in the table's long form
+        words.append(f"{rules.hand_limit} hands at most")
     return " · ".join(words)
 
 

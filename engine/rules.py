@@ -11,6 +11,10 @@ MAX_PLAYERS: Final = 7
 HAND_SIZE: Final = 6
 
 
+DEFAULT_HAND_LIMIT = 100
+"""The hand limit a table has unless it says otherwise (see :class:`Rules`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The options a table announces before play (spec.md, section 3).
@@ -19,9 +23,9 @@ class Rules:
     number of partnerships T: T divides ``players``, each side has at least two
     players, and seat ``s`` sits on side ``s % T``.
 
-    ``hand_limit`` is this project's own safeguard, not a rule of the seeds: once that
-    many hands have been dealt and no side has won, the highest score wins at the end of
-    the next hand that leaves one side alone on top (None: no limit). Sensible play
+    ``hand_limit`` is this project's own safeguard, not a rule of the seeds: when a hand
+    is scored and its number is at least the limit (thrown-in hands count), a side alone
+    on top of the scores wins, if no side has won by the rules (None: no limit). Sensible play
     ends a game long before the default of 100; players who never make their bids
     (uniformly random bots, say) can otherwise drift below zero for ever.
     """
@@ -32,7 +36,7 @@ class Rules:
     forced_dealer_bid: bool = True
     smudge: bool = False
     no_junk: bool = False
-    hand_limit: int | None = 100
+    hand_limit: int | None = DEFAULT_HAND_LIMIT
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:

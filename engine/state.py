@@ -166,6 +166,8 @@ class GameState:
         """
         if hand_number < 1:
             raise ValueError(f"hand_number must be at least 1, not {hand_number}")
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"no seat {dealer} to deal at a table of {rules.players}")
         if len(hands) != rules.players or any(h.bit_count() != HAND_SIZE for h in hands):
             raise ValueError(f"a deal is {HAND_SIZE} cards to each of {rules.players} seats")
         union = 0

@@ -15,6 +15,8 @@ from typing import Literal
 
 import msgspec
 
+from setback.engine.rules import DEFAULT_HAND_LIMIT
+
 RequestId = int | str | None
 
 
@@ -27,7 +29,7 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     forced_dealer_bid: bool = True
     smudge: bool = False
     no_junk: bool = False
-    hand_limit: int | None = 100
+    hand_limit: int | None = DEFAULT_HAND_LIMIT
 
 
 class Clock(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from setback import __version__, logs
-from setback.engine import TARGETS, Rules
+from setback.engine import DEFAULT_HAND_LIMIT, TARGETS, Rules
 from setback.protocol import DEFAULT_PORT
 
 
@@ -76,16 +76,23 @@ def explain(exc: BaseException) -> str:
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """The table options of spec.md section 3 as command-line flags."""
     group = parser.add_argument_group("table rules (spec.md, section 3)")
-    group.add_argument("--players", type=int, help="players at the table, 2-7 (default: one per bot)")
+    group.add_argument(
+        "--players", type=int,
+        help="players at the table, 2-7 (default: one per bot; in a match with --teams T and one bot a side, 2T)",
+    )
     group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
     group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")
     group.add_argument(
         "--no-forced-bid", action="store_true", help="the dealer may pass; all passing throws the hand in"
     )
-    group.add_argument("--smudge", action="store_true", help="a made bid of 4 wins at once")
+    group.add_argument(
+        "--smudge", action="store_true",
+        help="a made bid of 4 wins at once; with two sides, a failed bid of 4 loses at once",
+    )
     group.add_argument("--no-junk", action="store_true", help="only the pitcher's side scores")
     group.add_argument(
-        "--hand-limit", type=int, default=100, help="hands after which the highest score wins (0: none)"
+        "--hand-limit", type=int, default=DEFAULT_HAND_LIMIT,
+        help="from this hand on, a side leading alone wins (default 100, which sensible play never reaches; 0: none)"
     )
 
 
@@ -122,13 +129,20 @@ def rules_from(args: argparse.Namespace, players: int) -> Rules:
     )
 
 
+def bot_players(args: argparse.Namespace) -> int:
+    """The players of a match of ``args.bots`` when ``--players`` is not given: one a bot, or
+    with ``--teams T`` and one bot a side, two a side."""
+    bots = len(args.bots)
+    return 2 * bots if args.teams and bots == args.teams else bots
+
+
 def cmd_match(args: argparse.Namespace) -> int:
     from setback.bots.cli import check_specs, run_match_command
     from setback.bots.registry import ExternalBotError
 
     check_specs(args.bots, args.via_server)  # an unknown bot is news before a count that is off
     try:
-        return run_match_command(args, rules_from(args, len(args.bots)))
+        return run_match_command(args, rules_from(args, bot_players(args)))
     except ExternalBotError as exc:
         raise CommandFailedError(str(exc)) from None
 

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from setback.client.panels import LOBBY_NAME_CHARS, centre, prompt, status_line, table_row
 from setback.client.state import ClientState, Link, QuickGame
+from setback.client.story import rules_text
 from setback.client.words import error_text
 from setback.engine import CardsDrawn, Game, Rules, parse_action
 from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
@@ -418,11 +419,20 @@ def test_the_top_bar_keeps_the_hand_and_the_connection_as_it_narrows() -> None:
     state.game.hand_number = 12
     state.connection(Link.RECONNECTING, "reset by peer")
     bar = status_line(state)
-    shown = {width: bar.choose(width).plain for width in (120, 110, 100, 60, 45)}
+    shown = {width: bar.choose(width).plain for width in (140, 110, 100, 60, 45)}
     for width, text in shown.items():
         assert "hand 12" in text and text.endswith("[reconnecting]") and len(text) <= width, width
-    assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk" in shown[120]
+    assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk · 100 hands at most" in shown[140]
     assert shown[110].startswith("The Friday Night Pitch Club · hand 12 · 2 teams · to 7 · dealer may pass · smudge")
     assert shown[100].startswith("The Friday Nigh… · hand 12 · 2 teams · to 7 · dealer may pass · smudge · no junk")
     assert shown[60] == "The Friday Night Pitch Club · hand 12  [reconnecting]"
     assert shown[45] == "The Friday Nigh… · hand 12  [reconnecting]"
+
+
+def test_a_table_announces_its_hand_limit() -> None:
+    """The hand limit is the project's addition: a table's rules say it, the short form when it
+    is not the default."""
+    assert rules_text(WireRules()) == "4 players · cutthroat · to 11 · 100 hands at most"
+    assert rules_text(WireRules(), brief=True) == "to 11"
+    assert rules_text(WireRules(hand_limit=30), brief=True) == "to 11 · 30 hands at most"
+    assert rules_text(WireRules(players=2, hand_limit=None)) == "2 players · cutthroat · to 11 · no hand limit"

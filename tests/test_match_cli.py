@@ -123,6 +123,15 @@ def test_match_records_can_be_rescored_and_replayed(
         assert len(record["players"]) == 4
 
 
+def test_one_bot_a_side_with_teams_plays_two_seats_a_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--teams 2`` with two bots and no ``--players``: a partnership game of four, not an error."""
+    out = tmp_path / "teams.jsonl"
+    run_cli(capsys, "match", "heuristic", "random", "--teams", "2", "--games", "2", "--seed", "5", "--out", str(out))
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["rules"]["players"] for r in records] == [4, 4] and records[0]["rules"]["teams"] == 2
+    assert records[0]["players"] == ["heuristic", "random", "heuristic", "random"]
+
+
 def test_watch_tells_a_game_hand_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
     text = run_cli(capsys, "watch", "--seed", "4")
     assert "Hand 1:" in text and "Trick 6:" in text and "won the game" in text

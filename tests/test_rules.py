@@ -330,3 +330,11 @@ def test_hand_limit_ends_a_drifting_game() -> None:
 
 def test_cards_of_helper_reads_ten() -> None:
     assert [str(c) for c in cards("10H TH qd")] == ["10H", "10H", "QD"]
+
+
+@pytest.mark.parametrize("dealer", [-1, 4])
+def test_a_set_deal_names_a_seat_at_the_table_as_dealer(dealer: int) -> None:
+    """A dealer off the table would never bid (and the forced bid never apply): refused."""
+    hands = ("AS 2H 3H 4H 5H 6H", "2S 3S 7H 2C 3C 4C", "4S 5S 2D 3D 4D 5D", "6S 7S 8S 9S 10S JS")
+    with pytest.raises(ValueError, match=f"no seat {dealer} to deal"):
+        deal(Rules(players=4), dealer, *hands)
