@@ -7,10 +7,10 @@ A minimal bot says hello with ``events: false``, answers every ``decide`` with i
 first legal action, and sends ``ready`` on ``game_over``. For the echo baseline the same
 harness passes one message around each table's four connections, so both runs keep K
 decisions in flight on 4K connections. Figures: decisions per second, p50/p99 decision
-round trip (from a bot's ``act`` to the next ``decide`` at its table; for the echo, from
-send to echo), the server process's CPU time per decision (user and system, all its
-threads, read from ``/proc`` on Linux), protocol errors, and the server's resident memory
-per connected bot.
+round trip (from a bot's ``act`` to the server's answer at its table: the next ``decide``,
+or ``game_over`` after a game's last act; for the echo, from send to echo), the server
+process's CPU time per decision (user and system, all its threads, read from ``/proc`` on
+Linux), protocol errors, and the server's resident memory per connected bot.
 
 Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
 [--hold 500] [--seconds 5] [--json]``.
@@ -181,7 +181,11 @@ async def _setback_bot(
                 last_act[0] = time.perf_counter()
                 writer.write(b'{"type":"act","request":%d,"action":"%s"}\n' % (
                     decide.request, decide.view.legal[0].encode()))
-            elif line.startswith(b'{"type":"game_over"'):
+            elif line.startswith(b'{"type":"game_over"'):  # the answer to the game's last act
+                if tally.counting and last_act[0]:
+                    tally.rtts.append(time.perf_counter() - last_act[0])
+                    tally.decisions += 1
+                last_act[0] = 0.0  # the next game's first decide answers the seats' ready, not an act
                 writer.write(b'{"type":"ready"}\n')
             elif line.startswith(b'{"type":"error"'):
                 tally.errors += 1
