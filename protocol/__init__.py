@@ -11,10 +11,12 @@ from setback.protocol.codec import (
     decode_client,
     decode_server,
     encode,
+    request_id,
 )
 from setback.protocol.errors import FATAL, Code
 
 __all__ = [
     "DEFAULT_PORT", "FATAL", "MAJOR", "MAX_LINE_BYTES", "MAX_SERVER_LINE_BYTES", "PROTOCOL_VERSION",
     "Code", "LineBuffer", "ProtocolError", "decode_client", "decode_server", "encode",
+    "request_id",
 ]

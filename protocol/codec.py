@@ -32,6 +32,8 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = msgspec.json.Decoder(_IdOnly)
+TOO_DEEP = "not JSON we read: nested too deeply"
+"""Why a line of arrays and objects nested past what the decoder follows is refused."""
 _MISSING = re.compile(r"Object missing required field `([^`]+)`")
 
 
@@ -50,10 +52,11 @@ def encode(message: ServerMessage | ClientMessage) -> bytes:
     return _encoder.encode_lines((message,))
 
 
-def _request_id(line: bytes) -> RequestId:
+def request_id(line: bytes) -> RequestId:
+    """The ``id`` of the message on ``line``, if it has a readable one (for the error answering it)."""
     try:
         return _id_decoder.decode(line).id
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, RecursionError):  # ValidationError included
         return None
 
 
@@ -69,8 +72,8 @@ def _error(exc: msgspec.DecodeError, line: bytes) -> ProtocolError:
     if path == "$" and text.startswith("Expected `object`"):
         return ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path)
     if path == "$.type":
-        return ProtocolError(Code.UNKNOWN_TYPE, text, _request_id(line), "$.type")
-    return ProtocolError(Code.INVALID_FIELD, text, _request_id(line), path)
+        return ProtocolError(Code.UNKNOWN_TYPE, text, request_id(line), "$.type")
+    return ProtocolError(Code.INVALID_FIELD, text, request_id(line), path)
 
 
 def decode_client(line: bytes) -> ClientMessage:
@@ -79,6 +82,8 @@ def decode_client(line: bytes) -> ClientMessage:
         return _client_decoder.decode(line)
     except msgspec.DecodeError as exc:  # ValidationError included
         raise _error(exc, line) from None
+    except RecursionError:
+        raise ProtocolError(Code.MALFORMED, TOO_DEEP) from None
 
 
 def decode_server(line: bytes) -> ServerMessage:
@@ -87,6 +92,8 @@ def decode_server(line: bytes) -> ServerMessage:
         return _server_decoder.decode(line)
     except msgspec.DecodeError as exc:
         raise _error(exc, line) from None
+    except RecursionError:
+        raise ProtocolError(Code.MALFORMED, TOO_DEEP) from None
 
 
 class LineBuffer:

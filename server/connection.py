@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 import structlog
 
-from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode
+from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
 from setback.protocol.messages import (
     Act,
     Error,
@@ -26,6 +26,13 @@ if TYPE_CHECKING:
     from setback.server.app import Server
 
 log = structlog.get_logger("setback.connection")
+
+
+class _Unread:
+    """The id of a dropped line not read yet (it is read only if an error will carry it)."""
+
+
+UNREAD = _Unread()
 
 
 class Connection(asyncio.Protocol):
@@ -87,29 +94,42 @@ class Connection(asyncio.Protocol):
     # -- one line -------------------------------------------------------------------------------
 
     def _line(self, line: bytes) -> None:
-        """One line. Every message counts against the rate limit except an ``act`` the
-        table accepts: the game itself paces those, and a fast bot table must not stall."""
+        """One line. Every line costs a message of the rate limit before it is read, a blank
+        one too; an ``act`` the table accepts is given its cost back (the game paces those,
+        and a fast bot table must not stall). Over the limit, a line is dropped unread,
+        unless it may be an ``act``: that one is read, and carried out if it is wanted."""
+        paid = self._pay()
+        if not paid and b'"act"' not in line:
+            self._dropped_line(line)
+            return
+        if not line.strip():  # a blank line is ignored (but was counted: a flood of them is a flood)
+            return
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            if line.strip() and self._within_rate(error.id):  # a blank line is ignored
+            if paid:
                 self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
-            return
-        if not self.greeted:
-            if self._within_rate(message.id):
-                self._before_hello(message)
+            else:
+                self._dropped_line(line, error.id)
             return
         act = type(message) is Act
-        if not act and not self._within_rate(message.id):
+        if not paid and not (act and self.greeted):
+            self._dropped_line(line, message.id)
+            return
+        if not self.greeted:
+            self._before_hello(message)
             return
         try:
             refused = self.server.lobby.handle(self, message)
-            if refused and act:
-                self._within_rate(message.id)
         except Exception:
             log.exception("request_failed", peer=self.address, type=type(message).__name__)
             failed = "the server failed on this request; it is logged"
             self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
+            refused = True
+        if act and paid and not refused:
+            self._allowance = min(float(self.config.message_burst), self._allowance + 1.0)
+        elif act and not paid and refused:
+            self._dropped_line(line, message.id)
 
     def _before_hello(self, message: object) -> None:
         if isinstance(message, Ping):
@@ -134,27 +154,37 @@ class Connection(asyncio.Protocol):
         log.info("greeted", peer=self.address, name=self.name, kind=self.kind)
         self.server.lobby.after_welcome(self, message)
 
-    def _within_rate(self, request: RequestId) -> bool:
-        """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``.
-        ``request``: the id of the message being counted, for the error if it is dropped."""
+    def _pay(self) -> bool:
+        """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``. Whether
+        the allowance holds one more message (then it is taken); a bucket full again ends a flood."""
         now = time.monotonic()
         config = self.config
         self._allowance = min(
             float(config.message_burst), self._allowance + (now - self._refilled) * config.max_messages_per_second
         )
         self._refilled = now
-        if self._allowance >= 1.0:
-            self._allowance -= 1.0
-            if self._allowance >= config.message_burst - 1:
-                self._dropped = 0
-            return True
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        if self._allowance >= config.message_burst - 1:
+            self._dropped = 0
+        return True
+
+    def _dropped_line(self, line: bytes, request: RequestId | _Unread = UNREAD) -> None:
+        """A line over the rate limit was dropped: say so at most once a second (with its id,
+        read only then), and close the connection after ``flood_close_after`` in one flood."""
         self._dropped += 1
-        if self._dropped >= config.flood_close_after:
+        now = time.monotonic()
+        closing = self._dropped >= self.config.flood_close_after
+        if not closing and now - self._last_rate_error < 1.0:
+            return
+        if isinstance(request, _Unread):
+            request = request_id(line)
+        if closing:
             self.fatal(Code.RATE_LIMITED, "too many messages for too long", request)
-        elif now - self._last_rate_error >= 1.0:
+        else:
             self._last_rate_error = now
             self.send(Error(id=request, code=Code.RATE_LIMITED, message="too many messages: dropped"))
-        return False
 
     # -- Peer ------------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ async def error_for(client: RawClient, line: bytes) -> dict[str, Any]:
         (b'{"type": "act", "id": 9, "request": "three", "action": "pass"}\n', Code.INVALID_FIELD, "$.request"),
         (b'{"type": "join", "id": 10}\n', Code.INVALID_FIELD, "$.table"),  # the missing field
         (b'{"type": "create_table", "id": 11, "rules": {"players": "four"}}\n', Code.INVALID_FIELD, "$.rules.players"),
+        (b'{"type": "ping", "x": ' + b"[" * 2000 + b"]" * 2000 + b"}\n", Code.MALFORMED, None),  # nested too deep
     ],
 )
 async def test_bad_lines_get_typed_errors_and_the_connection_stays(line: bytes, code: Code, path: str | None) -> None:
@@ -296,3 +297,17 @@ async def test_message_flood_is_rate_limited_then_closed() -> None:
         assert await client.closed()
         closing = [m for m in client.received if m.get("code") == Code.RATE_LIMITED and m.get("fatal")]
         assert len(closing) == 1 and isinstance(closing[0]["id"], int), "the last dropped ping's id"
+
+
+async def test_a_flood_of_blank_lines_is_a_flood() -> None:
+    """Blank lines are ignored, but each counts against the rate limit: a flood of them is closed,
+    and a player meanwhile is answered at once."""
+    async with running_server(flood_close_after=2000) as server:
+        flooder = await greeted(server.port, "blank")
+        player = await greeted(server.port, "player")
+        await flooder.send_raw(b"\n" * 200_000)
+        await player.send(type="ping", id="p", nonce=1)
+        assert (await asyncio.wait_for(player.expect("pong"), 2.0))["id"] == "p"
+        assert await flooder.closed()  # (its fatal rate_limited may be lost to the reset of the lines it still sent)
+        assert len(server.connections) == 1
+        await player.close()

@@ -81,10 +81,14 @@ class RawClient:
         return await self.expect("welcome")
 
     async def closed(self, timeout: float = 10.0) -> bool:
-        """Whether the server closes the connection (reading to the end)."""
+        """Whether the server closes the connection (reading to the end). A server that closes
+        while lines it has not read are still coming resets the connection: closed too."""
         async with asyncio.timeout(timeout):
             while True:
-                line = await self.reader.readline()
+                try:
+                    line = await self.reader.readline()
+                except ConnectionResetError:
+                    line = b""
                 if not line:
                     await self.close()
                     return True
