@@ -11,7 +11,7 @@ no field ever changes type; unknown fields are ignored by every decoder.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -62,11 +62,18 @@ class ListTables(ClientBase, tag="list_tables", kw_only=True):
     pass
 
 
+SEED_LIMIT = 2**63
+"""Seeds are whole numbers from 0 up to, not including, 2^63 (what a record's file keeps);
+the n-th game at a seeded table is dealt from (seed + n) mod 2^63."""
+
+Seed = Annotated[int, msgspec.Meta(ge=0, le=SEED_LIMIT - 1)]
+
+
 class CreateTable(ClientBase, tag="create_table", kw_only=True):
     name: str | None = None
     rules: WireRules = msgspec.field(default_factory=WireRules)
     clock: Clock = msgspec.field(default_factory=Clock)
-    seed: int | None = None
+    seed: Seed | None = None
     bots: list[str] = msgspec.field(default_factory=list)
     """Built-in bots to seat at once, in the lowest free seats."""
     bot_chat: bool = False

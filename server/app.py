@@ -12,6 +12,7 @@ import time
 
 import structlog
 
+from setback.protocol import encode
 from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
@@ -27,6 +28,7 @@ class Server:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
         self.store = Store(self.config.db)
+        self.store.wake = self._end_turn_soon
         self.lobby = Lobby(self.config, self.store)
         self.connections: set[Connection] = set()
         self._dirty: list[Connection] = []
@@ -64,6 +66,11 @@ class Server:
         """``connection`` has output queued: flush at the end of this turn of the loop."""
         self._dirty.append(connection)
         if not self._flush_scheduled:
+            self._end_turn_soon()
+
+    def _end_turn_soon(self) -> None:
+        """Commit, then write, at the end of this turn of the loop (once)."""
+        if not self._flush_scheduled:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
@@ -71,15 +78,20 @@ class Server:
         """End of a turn: commit its records in one transaction, then write its messages.
 
         The disk is always ahead of the wire. (A writer thread was tried: the hand-off cost
-        more than the commit, which in WAL mode without fsync is cheap.)
+        more than the commit, which in WAL mode without fsync is cheap.) A commit that fails,
+        for whatever reason, leaves the games ahead of the disk: the server stops, telling
+        everyone, rather than play on what it could not record.
         """
         self._flush_scheduled = False
         dirty, self._dirty = self._dirty, []
         try:
             self.store.commit()
-        except sqlite3.Error as exc:
-            log.critical("store_failed", error=repr(exc))
-            self._fatal_stop = asyncio.ensure_future(self.stop("the server could not record the game and stopped"))
+        except Exception as exc:  # sqlite3.Error, or a value the file cannot hold (a bug)
+            log.critical("store_failed", error=repr(exc), exc_info=not isinstance(exc, sqlite3.Error))
+            for connection in dirty:  # what it would have said is not on the disk: only the goodbye goes
+                connection.discard_out()
+            if self._fatal_stop is None:
+                self._fatal_stop = asyncio.ensure_future(self.stop("the server could not record the game and stopped"))
             return
         for connection in dirty:
             connection.flush_out()
@@ -117,14 +129,10 @@ class Server:
         if self._listener is not None:
             self._listener.close()
         self.lobby.halt()
-        goodbye = Goodbye(reason=reason)
+        await self.settle()  # what the tables last did, recorded and said (or, if the disk fails, neither)
+        goodbye = encode(Goodbye(reason=reason))  # records nothing: said even when the disk has failed
         for connection in list(self.connections):
-            connection.send(goodbye)
-        await self.settle()
-        for connection in list(self.connections):
-            connection.closing = True
-            if connection.transport is not None:
-                connection.transport.close()
+            connection.close_with(goodbye)
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -199,6 +199,19 @@ class Connection(asyncio.Protocol):
         if len(self._out) == 1:
             self.server.mark_dirty(self)
 
+    def close_with(self, line: bytes) -> None:
+        """Write ``line`` now, after anything still queued, and close."""
+        if self.transport is None or self.closing:
+            return
+        self._out.append(line)
+        self.flush_out()
+        self.closing = True
+        self.transport.close()
+
+    def discard_out(self) -> None:
+        """Forget what is queued for this peer (it described records that could not be kept)."""
+        self._out.clear()
+
     def flush_out(self) -> None:
         """Write everything queued for this peer in one go; drop a peer that has stopped reading."""
         data = b"".join(self._out)

@@ -25,6 +25,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -207,6 +208,9 @@ class Store:
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
+        self.wake: Callable[[], None] | None = None
+        """Called when a write is queued while none was: the server's turn ends with a commit
+        even when it has nothing to say to anyone (a table of bots nobody watches)."""
         self._actions: list[tuple[int, int, str, int]] = []
         """This turn's actions at every table: game, seat, action, who chose it (:data:`BY_PLAYER`...)."""
         self._next_turn = int(self.db.execute(
@@ -279,6 +283,8 @@ class Store:
             self.db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        if not self._queue and not self._actions and self.wake is not None:
+            self.wake()
         self._queue.append((sql, args))
 
     def take(self) -> Batch:
@@ -407,6 +413,8 @@ class Store:
     def add_action(self, game_id: int, seat: int, action: str, by: int) -> None:
         """The game's next action (``by``: who chose it), journaled with the turn's others when
         the turn is taken."""
+        if not self._actions and not self._queue and self.wake is not None:
+            self.wake()
         self._actions.append((game_id, seat, action, by))
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:

@@ -23,6 +23,7 @@ from setback.engine import Action, Event, Game, HandDealt, HandScored, parse_act
 from setback.protocol import Code, encode
 from setback.protocol.convert import ACTION_TEXT, event_to_wire, outcome_to_wire, rules_to_wire
 from setback.protocol.messages import (
+    SEED_LIMIT,
     DecisionClock,
     Error,
     EventMessage,
@@ -281,7 +282,8 @@ class Table:
             self._guard(self._start)
 
     def _start(self) -> None:
-        seed = secrets.randbits(63) if self.options.seed is None else self.options.seed + self.games_played
+        chosen = self.options.seed
+        seed = secrets.randbits(63) if chosen is None else (chosen + self.games_played) % SEED_LIMIT
         names = self._names()
         rules = msgspec.to_builtins(rules_to_wire(self.options.rules))
         rated = self.options.rated and self.options.seed is None

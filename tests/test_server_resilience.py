@@ -448,3 +448,74 @@ async def test_a_local_servers_games_end_with_it_and_no_server_plays_them_on(tmp
             await after.stop()
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT COUNT(*) FROM tables WHERE closed IS NULL").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**70])
+async def test_a_seed_the_records_cannot_hold_is_refused(seed: int) -> None:
+    """Seeds are 0 <= seed < 2^63: one past it once made the turn's commit fail."""
+    async with running_server() as server:
+        client = await greeted(server.port)
+        await client.send(type="create_table", id=1, seed=seed, bots=["random", "random"], rules={"players": 2})
+        error = await client.expect("error", id=1)
+        assert error["code"] == Code.INVALID_FIELD and error["path"] == "$.seed" and not server.lobby.tables
+        await client.close()
+
+
+async def test_the_seeds_of_a_table_wrap_at_2_to_the_63(tmp_path: Path) -> None:
+    """The n-th game of a table seeded s is dealt from (s + n) mod 2^63, which the file holds."""
+    db = tmp_path / "seeds.sqlite3"
+    async with running_server(db=str(db)) as server:
+        a = await greeted(server.port, "a")
+        b = await greeted(server.port, "b")
+        await a.send(type="create_table", id=1, rules={"players": 2}, seed=2**63 - 1)
+        table_id = (await a.expect("table", id=1))["table"]["table"]
+        server.lobby.tables[table_id].games_played = 1  # as after its first game
+        for client in (a, b):
+            await client.send(type="join", id=2, table=table_id, ready=True)
+            await client.expect("joined", id=2)
+        await a.expect("game_started")
+        for client in (a, b):
+            await client.close()
+    assert sqlite3.connect(db).execute("SELECT seed FROM games").fetchall() == [(0,)]
+
+
+async def test_a_commit_that_fails_stops_the_server_and_tells_everyone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What could not be recorded is never said; everyone hears goodbye, nobody is left deaf."""
+    async with running_server() as server:
+        creator = await greeted(server.port, "creator")
+        other = await greeted(server.port, "other")
+        commit = server.store.commit
+
+        def broken() -> None:
+            server.store.take()
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+        monkeypatch.setattr(server.store, "commit", broken)
+        await creator.send(type="create_table", id=1)
+        for client in (creator, other):
+            assert (await client.expect("goodbye"))["reason"] == "the server could not record the game and stopped"
+            assert await client.closed()
+        assert not any(m["type"] == "table" for m in creator.received)  # its creation was never recorded
+        monkeypatch.setattr(server.store, "commit", commit)
+
+
+async def test_a_game_nobody_hears_is_recorded_all_the_same(tmp_path: Path) -> None:
+    """The records of a turn are committed even when nobody is told anything that turn."""
+    db = tmp_path / "quiet.sqlite3"
+    async with running_server(db=str(db)) as server:
+        player = await greeted(server.port, "leaver")
+        await player.send(type="create_table", id=1, rules={"players": 2, "hand_limit": 3}, bots=["random"])
+        table_id = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table_id, ready=True)
+        await player.expect("decide")
+        await player.send(type="leave", id=3)  # a stand-in plays the game out, to nobody
+        await player.expect("left", id=3)
+        await player.close()
+        reader = sqlite3.connect(db)
+        for _ in range(200):  # up to 10 s
+            if reader.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL").fetchone()[0]:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the stand-in's game was never recorded as finished")
+        assert server.lobby.tables.get(table_id) is None or not server.lobby.tables[table_id].playing
