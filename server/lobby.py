@@ -110,8 +110,11 @@ class Lobby:
         if token == peer.token:
             hashed = token_hash(token)
             for table in self.tables.values():
+                holder = next((s.peer for s in table.seats if s.token_hash == hashed), None)
                 seat = table.reclaim(peer, hashed)
                 if seat is not None:
+                    if holder is not None and holder is not peer:
+                        self._displaced(holder)
                     self._place(peer, table)
                     peer.send(Joined(table=table.id, seat=seat.index, token=token))
                     table.resume(peer, seat)
@@ -119,6 +122,14 @@ class Lobby:
                     return
         dead = "that token holds no seat; you are in the lobby with a new one"
         peer.send(Error(id=hello.id, code=Code.BAD_TOKEN, message=dead))
+
+    def _displaced(self, peer: Peer) -> None:
+        """``peer``'s seat was taken back with its token by another connection: it is back in
+        the lobby, with a new token (its old one is the other connection's now; the next
+        ``joined`` tells it the new one)."""
+        self.where.pop(peer, None)
+        self.browsing.add(peer)
+        peer.token = secrets.token_urlsafe(18)
 
     def drop(self, peer: Peer) -> None:
         """The peer's connection is gone."""
@@ -175,7 +186,9 @@ class Lobby:
                 table.leave(peer)
                 self._tidy(table)
             case AddBot(table=table_id, bot=bot, seat=seat):
-                table = self._table(table_id) if table_id is not None else self._table_of(peer)
+                table = self._table_of(peer)
+                if table.seat_of(peer) is None or table_id not in {None, table.id}:
+                    raise RefusedError(Code.NOT_AT_TABLE, "only a player seated at a table may seat a bot there")
                 table.add_bot(bot, seat)
                 peer.send(Ok(id=message.id))
                 table.start_if_ready()

@@ -163,8 +163,10 @@ async def test_table_and_seat_errors() -> None:
         await b.send(type="join", id=8, table=table, seat=5)
         refused = await b.expect("error", id=8)
         assert (refused["code"], refused["path"]) == (Code.INVALID_FIELD, "$.seat")
-        await b.send(type="add_bot", id=9, table=table, bot="random")
-        await b.expect("ok", id=9)
+        await b.send(type="add_bot", id=9, table=table, bot="random")  # not seated there: no bots from outside
+        assert (await b.expect("error", id=9))["code"] == Code.NOT_AT_TABLE
+        await a.send(type="add_bot", id=9, table=table, bot="random")
+        await a.expect("ok", id=9)
         await b.send(type="join", id=10, table=table)
         assert (await b.expect("error", id=10))["code"] in {Code.TABLE_FULL, Code.GAME_IN_PROGRESS}
         await a.close()

@@ -79,16 +79,12 @@ async def test_each_seat_sees_only_its_own_cards_and_spectators_none() -> None:
 
 
 async def watch_bots_fill_a_table(port: int) -> tuple[RawClient, str]:
-    """A spectator creates a two-seat table, watches it and fills both seats with bots (id 1-4)."""
+    """A spectator creates a two-seat table of bots and watches it (request id 1)."""
     watcher = await RawClient.connect(port)
     await watcher.hello("watcher", kind="human")
-    await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3)
+    await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3, bots=["random"] * 2, spectate=True)
     table_id = (await watcher.expect("table", id=1))["table"]["table"]
-    await watcher.send(type="spectate", id=2, table=table_id)
-    await watcher.expect("spectating", id=2)
-    for request in (3, 4):
-        await watcher.send(type="add_bot", id=request, bot="random")
-        await watcher.expect("ok", id=request)
+    await watcher.expect("spectating", id=1)
     return watcher, table_id
 
 

@@ -519,3 +519,24 @@ async def test_a_game_nobody_hears_is_recorded_all_the_same(tmp_path: Path) -> N
         else:
             pytest.fail("the stand-in's game was never recorded as finished")
         assert server.lobby.tables.get(table_id) is None or not server.lobby.tables[table_id].playing
+
+
+async def test_a_connection_whose_seat_is_taken_back_is_in_the_lobby_with_a_new_token() -> None:
+    """The seat's token moved to the other connection: the first is at no table, hears
+    nothing of it, and its next seat is held by a token of its own."""
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port)
+        token = next(m for m in a.received if m["type"] == "joined")["token"]
+        thief = await RawClient.connect(server.port)
+        await thief.send(type="hello", version="1.1", name="a", kind="human", token=token)
+        await thief.expect("joined")
+        assert (await a.expect("error"))["code"] == Code.BAD_TOKEN
+        await a.send(type="chat", id="c", text="still here?")
+        assert (await a.expect("error", id="c"))["code"] == Code.NOT_AT_TABLE
+        await a.send(type="create_table", id="t", rules={"players": 2})
+        other = (await a.expect("table", id="t"))["table"]["table"]
+        await a.send(type="join", id="j", table=other)
+        rejoined = await a.expect("joined", id="j")
+        assert rejoined["table"] == other and rejoined["token"] != token
+        for client in (a, b, thief):
+            await client.close()
