@@ -76,7 +76,6 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     ))
     while not isinstance(reply := await host.receive(), TableUpdate) or reply.id != 1:
         pass
-    await host.close()
     table = reply.table.table
     over = asyncio.Event()
 
@@ -108,6 +107,7 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
         if sdk:  # they end on game_over, having counted their clocks; external programs never end
             await asyncio.wait(sdk, timeout=5)
     finally:
+        await host.close()  # (its table, until someone sits there, closes with it)
         server.lobby.game_over_listeners.remove(decided)
         players: list[asyncio.Future[Any]] = [*sdk, *external]
         for player in players:

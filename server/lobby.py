@@ -132,13 +132,24 @@ class Lobby:
         peer.token = secrets.token_urlsafe(18)
 
     def drop(self, peer: Peer) -> None:
-        """The peer's connection is gone."""
+        """The peer's connection is gone (and with it the tables it made that nobody came to)."""
         self.peers.discard(peer)
         self.browsing.discard(peer)
         table = self.where.pop(peer, None)
         if table is not None:
             table.drop(peer)
             self._tidy(table)
+        for made in [t for t in self.tables.values() if t.creator is peer]:
+            made.creator = None
+            self._tidy(made)
+
+    def _check_unvisited(self, peer: Peer) -> None:
+        """A connection may have made at most ``max_unvisited_tables`` tables nobody has come to."""
+        limit = self.config.max_unvisited_tables
+        if sum(1 for t in self.tables.values() if t.creator is peer and not t.visited) >= limit:
+            raise RefusedError(
+                Code.TABLE_FULL, f"you have made {limit} tables nobody has sat at or watched yet: sit at one first"
+            )
 
     # -- requests ---------------------------------------------------------------------------------
 
@@ -161,7 +172,9 @@ class Lobby:
             case CreateTable():
                 if message.spectate:
                     self._check_vacant(peer)
+                self._check_unvisited(peer)
                 table = self._create(message)
+                table.creator = peer
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))

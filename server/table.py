@@ -68,6 +68,9 @@ class Table:
     broken: bool = False
     visited: bool = False
     """Someone has sat or watched here (or it was restored): once it empties again, it closes."""
+    creator: Peer | None = None
+    """The connection that created the table, while it is open and nobody has come (a table
+    nobody came to closes with its creator's connection)."""
     pending: Pending | None = None
     _requests: int = 0
     _sent: int = 0
@@ -115,7 +118,7 @@ class Table:
     def may_close(self) -> bool:
         """Nobody is here or expected back, and no game is in play that must end first: a game
         with a hand limit is played out by its bots (its result counts), one without is not."""
-        if not (self.visited and self.is_abandoned()):
+        if not ((self.visited or self.creator is None) and self.is_abandoned()):
             return False
         return not self.playing or self.options.rules.hand_limit is None
 
@@ -275,10 +278,12 @@ class Table:
     # -- the game ----------------------------------------------------------------------------
 
     def start_if_ready(self) -> None:
-        """Start a game once every seat is taken and ready (built-in bots always are)."""
+        """Start a game once every seat is taken and ready (built-in bots always are); a table
+        of built-in bots only, once someone watches it (nobody is there to play for)."""
         if self.playing or self.broken:
             return
-        if all(s.taken and (s.ready or s.kind == "builtin") for s in self.seats):
+        ready = all(s.taken and (s.ready or s.kind == "builtin") for s in self.seats)
+        if ready and (self.spectators or not all(s.kind == "builtin" for s in self.seats)):
             self._guard(self._start)
 
     def _start(self) -> None:

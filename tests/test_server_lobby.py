@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from test_server_errors import greeted
 from wire import RawClient, running_server
+
+from setback.protocol import Code
 
 
 def updates_of(client: RawClient, table: str) -> list[dict[str, Any]]:
@@ -78,4 +81,27 @@ async def test_a_table_made_with_bots_is_announced_once_complete() -> None:
         assert len(updates_of(host, reply["table"])) == 1, "the creator hears its reply, not a copy after it"
         assert len(updates_of(browser, reply["table"])) == 1
         for client in (browser, host):
+            await client.close()
+
+
+async def test_tables_nobody_came_to_close_with_their_creator_and_are_capped() -> None:
+    """One connection cannot fill the server with empty tables: it may have a few nobody has
+    come to, and they close when it goes; a table someone sat at stays."""
+    async with running_server(max_unvisited_tables=3) as server:
+        lobby = await greeted(server.port, "lobby")
+        maker = await greeted(server.port, "maker")
+        made = []
+        for i in range(3):
+            await maker.send(type="create_table", id=i, rules={"players": 2}, bots=["random"] * 2)
+            made.append((await maker.expect("table", id=i))["table"]["table"])
+        await maker.send(type="create_table", id=9)
+        refused = await maker.expect("error", id=9)
+        assert refused["code"] == Code.TABLE_FULL and "nobody has sat at or watched" in refused["message"]
+        watcher = await greeted(server.port, "watcher")
+        await watcher.send(type="spectate", id=2, table=made[0])
+        await watcher.expect("spectating", id=2)
+        await maker.close()
+        closed = {(await lobby.expect("table_closed", timeout=5))["table"] for _ in range(2)}
+        assert closed == set(made[1:]) and set(server.lobby.tables) == {made[0]}
+        for client in (lobby, watcher):
             await client.close()

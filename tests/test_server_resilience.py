@@ -224,7 +224,7 @@ async def test_stop_says_goodbye_to_every_client() -> None:
 
 
 async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
-    async with running_server(max_write_buffer=64 * 1024) as server:
+    async with running_server(max_write_buffer=64 * 1024, max_unvisited_tables=40) as server:
         slow = await greeted(server.port, "slow")
         for i in range(40):
             await slow.send(type="create_table", id=i, name=f"table {i}")
