@@ -53,6 +53,10 @@ from setback.server.seats import RefusedError, TableOptions, Waits, options_from
 from setback.server.store import Store, stood_in_seats, token_hash
 from setback.server.table import Table
 
+LISTED_TABLES = 256
+"""The most tables one ``tables`` reply lists: at about 2.6 KB for the largest table info
+(seven seats, every name as long as it may be), well within a server line's 1 MiB."""
+
 log = structlog.get_logger("setback.lobby")
 
 CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional"]
@@ -143,6 +147,14 @@ class Lobby:
             made.creator = None
             self._tidy(made)
 
+    def _listed(self) -> list[Table]:
+        """The tables a ``tables`` reply lists: at most :data:`LISTED_TABLES` (a reply stays
+        within the line limit), waiting ones first, then those playing, then the rest, each
+        oldest first."""
+        order = {"waiting": 0, "playing": 1}
+        ranked = sorted(self.tables.values(), key=lambda t: order.get(t.status, 2))  # stable: oldest first
+        return ranked[:LISTED_TABLES]
+
     def _check_unvisited(self, peer: Peer) -> None:
         """A connection may have made at most ``max_unvisited_tables`` tables nobody has come to."""
         limit = self.config.max_unvisited_tables
@@ -168,7 +180,7 @@ class Lobby:
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
             case ListTables():
-                peer.send(Tables(id=message.id, tables=[t.info() for t in self.tables.values()]))
+                peer.send(Tables(id=message.id, tables=[t.info() for t in self._listed()]))
             case CreateTable():
                 if message.spectate:
                     self._check_vacant(peer)

@@ -7,7 +7,9 @@ from typing import Any
 from test_server_errors import greeted
 from wire import RawClient, running_server
 
-from setback.protocol import Code
+from setback.protocol import MAX_SERVER_LINE_BYTES, Code, encode
+from setback.protocol.messages import Clock, SeatInfo, TableInfo, Tables, WireRules
+from setback.server.lobby import LISTED_TABLES
 
 
 def updates_of(client: RawClient, table: str) -> list[dict[str, Any]]:
@@ -105,3 +107,34 @@ async def test_tables_nobody_came_to_close_with_their_creator_and_are_capped() -
         assert closed == set(made[1:]) and set(server.lobby.tables) == {made[0]}
         for client in (lobby, watcher):
             await client.close()
+
+
+async def test_a_tables_reply_lists_at_most_256_waiting_first_and_fits_a_line() -> None:
+    async with running_server(max_unvisited_tables=400) as server:
+        maker = await greeted(server.port, "maker")
+        player = await greeted(server.port, "player")
+        for i in range(300):
+            await maker.send(type="create_table", id=i, rules={"players": 2})
+        await maker.expect("table", id=299)
+        await player.send(type="join", id="j", table="t1", ready=True)  # t1 is waiting still (one seat empty)
+        await player.expect("joined", id="j")
+        await maker.send(type="join", id="m", table="t1", ready=True)  # now t1 plays: listed after the waiting
+        await maker.expect("joined", id="m")
+        await player.send(type="list_tables", id="l")
+        listed = [t["table"] for t in (await player.expect("tables", id="l"))["tables"]]
+        assert len(listed) == LISTED_TABLES and listed[0] == "t2" and "t1" not in listed
+        for client in (maker, player):
+            await client.close()
+
+
+def test_the_largest_table_info_times_the_listed_tables_fits_a_server_line() -> None:
+    longest = "\U0001f0a1" * 40  # four bytes a character
+    seats = [SeatInfo(seat=i, name=longest, kind="builtin", ready=True, connected=True, timeouts=10**6,
+                      replaced_by_bot=True, rating=-1234.567891234567) for i in range(7)]
+    info = TableInfo(
+        table="t99999999", name=longest, clock=Clock(decision_seconds=3599.999, bot_after_timeouts=10**6),
+        rules=WireRules(players=7, target=21, forced_dealer_bid=False, smudge=True, no_junk=True, hand_limit=10**9),
+        seats=seats, spectators=10**6, status="finished", games_played=10**9, seeded=True, rated=True, private=True,
+    )
+    reply = encode(Tables(id="x" * 40, tables=[info] * LISTED_TABLES))
+    assert len(reply) <= MAX_SERVER_LINE_BYTES
