@@ -49,7 +49,8 @@ class ClientBase(msgspec.Struct, tag_field="type", kw_only=True):
 
 
 class Hello(ClientBase, tag="hello", kw_only=True):
-    version: str
+    version: Annotated[str, msgspec.Meta(pattern=r"^[0-9]+(\.[0-9]+)?$")]
+    """``MAJOR.MINOR`` (or ``MAJOR``)."""
     name: str
     kind: Literal["human", "bot"] = "human"
     token: str | None = None

@@ -16,6 +16,7 @@ from setback.protocol import encode
 from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
+from setback.server.guard import PasswordGuard
 from setback.server.lobby import Lobby
 from setback.server.store import Holder, Store
 
@@ -31,6 +32,7 @@ class Server:
         self.store.wake = self._end_turn_soon
         self.lobby = Lobby(self.config, self.store)
         self.connections: set[Connection] = set()
+        self.passwords = PasswordGuard()
         self._dirty: list[Connection] = []
         self._flush_scheduled = False
         self._stopping = False

@@ -52,6 +52,8 @@ class Connection(asyncio.Protocol):
         self.token = ""
         self.events = True
         self.address = "?"
+        self.host = "?"
+        """The peer's address without the port: wrong passwords are counted by it."""
         now = time.monotonic()
         self.opened = now
         self.last_heard = now
@@ -66,6 +68,7 @@ class Connection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not subclasses
         peer = transport.get_extra_info("peername")
+        self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         if not self.server.admit(self):
             self.fatal(Code.SERVER_FULL, f"the server holds its maximum of {self.config.max_connections} connections")
@@ -141,9 +144,17 @@ class Connection(asyncio.Protocol):
             request = getattr(message, "id", None)
             self.send(Error(id=request, code=Code.HELLO_REQUIRED, message="say hello first"))
             return
+        guard, now = self.server.passwords, time.monotonic()
+        wait = guard.wait(self.host, now) if self.config.password is not None else 0.0
+        if wait > 0:
+            self.fatal(Code.BAD_PASSWORD, f"too many wrong passwords from {self.host}: try again in {wait:.0f} s",
+                       message.id)
+            return
         try:
             welcome = self.server.lobby.greet(self, message)
         except RefusedError as refusal:
+            if refusal.code is Code.BAD_PASSWORD:
+                guard.wrong(self.host, now)
             if refusal.code in FATAL:
                 self.fatal(refusal.code, refusal.message, message.id)
             else:

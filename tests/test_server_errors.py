@@ -9,6 +9,7 @@ import pytest
 from wire import RawClient, running_server
 
 from setback.protocol import PROTOCOL_VERSION, Code
+from setback.server.guard import GUESSES, PasswordGuard
 
 
 async def greeted(port: int, name: str = "tester", **extra: Any) -> RawClient:
@@ -80,6 +81,17 @@ async def test_an_older_or_newer_minor_version_is_welcomed_with_ours(version: st
         await client.close()
 
 
+@pytest.mark.parametrize("version", ["1.x", "1.", "1.1.1", "", "v1"])
+async def test_a_version_that_is_not_major_dot_minor_is_an_invalid_field(version: str) -> None:
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", id=1, version=version, name="loose")
+        error = await client.expect("error", id=1)
+        assert (error["code"], error["path"], error["fatal"]) == (Code.INVALID_FIELD, "$.version", False)
+        await client.hello("strict")  # the connection stays: it may say hello properly
+        await client.close()
+
+
 async def test_hello_required_before_anything_else() -> None:
     async with running_server() as server:
         client = await RawClient.connect(server.port)
@@ -108,6 +120,33 @@ async def test_bad_password_is_refused() -> None:
         assert await client.closed()
         member = await greeted(server.port, "member", password="club")
         await member.close()
+
+
+async def test_an_address_that_keeps_guessing_the_password_is_refused_for_a_while() -> None:
+    """Ten wrong passwords from one address in a minute: its next hellos are refused unread,
+    even with the right password, until the oldest guess is a minute old."""
+    async with running_server(password="club") as server:
+        for _ in range(GUESSES):
+            guesser = await RawClient.connect(server.port)
+            await guesser.send(type="hello", version="1.1", name="guesser", password="guess")
+            assert (await guesser.expect("error"))["message"] == "the password is missing or wrong"
+            await guesser.close()
+        late = await RawClient.connect(server.port)
+        await late.send(type="hello", id=1, version="1.1", name="member", password="club")
+        refused = await late.expect("error", id=1)
+        assert refused["code"] == Code.BAD_PASSWORD and "too many wrong passwords from 127.0.0.1" in refused["message"]
+        assert await late.closed()
+        server.passwords = PasswordGuard()  # a minute later
+        member = await greeted(server.port, "member", password="club")
+        await member.close()
+
+
+def test_the_password_guard_forgets_guesses_a_window_old() -> None:
+    guard = PasswordGuard(guesses=2, window=60.0)
+    guard.wrong("10.0.0.1", 0.0)
+    guard.wrong("10.0.0.1", 30.0)
+    assert guard.wait("10.0.0.1", 31.0) == 29.0 and guard.wait("10.0.0.2", 31.0) == 0.0
+    assert guard.wait("10.0.0.1", 60.0) == 0.0  # the first guess is a minute old
 
 
 async def test_wrong_token_cannot_take_a_seat() -> None:
