@@ -97,12 +97,12 @@ class Connection(asyncio.Protocol):
     # -- one line -------------------------------------------------------------------------------
 
     def _line(self, line: bytes) -> None:
-        """One line. Every line costs a message of the rate limit before it is read, a blank
-        one too; an ``act`` the table accepts is given its cost back (the game paces those,
-        and a fast bot table must not stall). Over the limit, a line is dropped unread,
-        unless it may be an ``act``: that one is read, and carried out if it is wanted."""
-        paid = self._pay()
-        if not paid and b'"act"' not in line:
+        """One line. Every line costs a message of the rate limit, blank ones too, and pays
+        before it is read; over the limit it is dropped unread. A line that may be an ``act``
+        is read first, and costs nothing if the table accepts it: the game paces those, and
+        a fast bot table must not stall."""
+        may_act = b'"act"' in line
+        if not may_act and not self._pay():
             self._dropped_line(line)
             return
         if not line.strip():  # a blank line is ignored (but was counted: a flood of them is a flood)
@@ -110,13 +110,13 @@ class Connection(asyncio.Protocol):
         try:
             message = decode_client(line)
         except ProtocolError as error:
-            if paid:
-                self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
-            else:
+            if may_act and not self._pay():
                 self._dropped_line(line, error.id)
+            else:
+                self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
             return
-        act = type(message) is Act
-        if not paid and not (act and self.greeted):
+        act = self.greeted and type(message) is Act
+        if may_act and not act and not self._pay():
             self._dropped_line(line, message.id)
             return
         if not self.greeted:
@@ -129,9 +129,7 @@ class Connection(asyncio.Protocol):
             failed = "the server failed on this request; it is logged"
             self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
             refused = True
-        if act and paid and not refused:
-            self._allowance = min(float(self.config.message_burst), self._allowance + 1.0)
-        elif act and not paid and refused:
+        if act and refused and not self._pay():
             self._dropped_line(line, message.id)
 
     def _before_hello(self, message: object) -> None:
