@@ -22,6 +22,10 @@ Notice = None | Awaitable[None]
 """What a hook returns: nothing, or an awaitable of nothing."""
 
 
+class BotFailedError(RuntimeError):
+    """A bot failed in a way its match cannot go past (its text says which bot, and why)."""
+
+
 class Bot:
     """A bot: override :meth:`bid` and :meth:`play`; the hooks are optional.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import logging
@@ -18,7 +19,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from setback import logs
-from setback.bots.match import MatchPlan, play_with
+from setback.bots.base import BotFailedError
+from setback.bots.match import MatchPlan, made_bot, play_with
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
@@ -101,9 +103,15 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
                 if progress is not None and task is not None:
                     progress.advance(task)
 
+            stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
             result = run_match(
                 plan, jobs=args.jobs, finished=finished, on_record=on_record, via_server=args.via_server
             )
+    except BotFailedError as exc:
+        if args.out:
+            kept = complete_lines(Path(args.out))
+            exc.args = (f"{exc}; {kept} of {plan.games} games kept in {args.out} (fix the bot, then --resume)",)
+        raise
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # people press Ctrl-C twice: let this be said
         if args.out:
@@ -146,8 +154,9 @@ def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     specs: list[str] = args.bots
     if len(specs) != rules.players:
         raise ValueError(f"a table of {rules.players} players takes one bot a seat, not {len(specs)}")
-    bots = [bot_factory(spec)(args.seed + seat) for seat, spec in enumerate(specs)]
-    game, _ = play_with(Game(rules, args.seed), bots, limits_from(args))
+    with contextlib.redirect_stdout(sys.stderr):  # what bots print is not the game's story
+        bots = [made_bot(spec, args.seed + seat) for seat, spec in enumerate(specs)]
+        game, _ = play_with(Game(rules, args.seed), bots, limits_from(args))
     if args.json:
         print(json.dumps(game_record(game, players=specs)))
         return 0

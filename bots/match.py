@@ -18,12 +18,13 @@ import asyncio
 import functools
 import multiprocessing
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from setback.bots.base import Bot
-from setback.bots.registry import bot_factory
+from setback.bots.base import Bot, BotFailedError
+from setback.bots.registry import bot_factory, failure_line
 from setback.bots.seat import BotSeat, Clock, Limits
 from setback.bots.tally import MatchResult
 from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
@@ -106,6 +107,8 @@ def play_with(game: Game, bots: list[Bot], limits: Limits) -> tuple[Game, list[C
     seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
     try:
         asyncio.run(play_game(game, seats))
+        for s in seats:
+            s.check_not_stuck()
     finally:
         for s in seats:
             s.close()
@@ -116,9 +119,21 @@ def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
     """Play game ``index`` of ``plan`` with new bots and return its record."""
     seating = plan.seating(index)
     seed = plan.game_seed(index)
-    bots = [bot_factory(plan.specs[b])(seed + seat) for seat, b in enumerate(seating)]
+    bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(seating)]
     game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits)
     return game_record(game, players=[plan.specs[b] for b in seating], match=match_fields(plan, index, clocks))
+
+
+class BotBrokenError(BotFailedError):
+    """A bot could not be made for a game (its constructor failed): the match cannot go on."""
+
+
+def made_bot(spec: str, seed: int) -> Bot:
+    """A new bot of ``spec``, seeded ``seed``; :class:`BotBrokenError` if its constructor fails."""
+    try:
+        return bot_factory(spec)(seed)
+    except (Exception, SystemExit) as exc:
+        raise BotBrokenError(f"{spec}: making the bot failed: {failure_line(exc)}") from None
 
 
 def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, Any]:
@@ -214,5 +229,7 @@ def _records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[st
 
 def _leave_ctrl_c_to_the_parent() -> None:
     """In a worker: Ctrl-C reaches the whole process group, but only the parent acts on it
-    (it stops the workers), so a worker prints no traceback and none is left behind."""
+    (it stops the workers), so a worker prints no traceback and none is left behind. What
+    its bots print goes to stderr: stdout is the match's result."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout = sys.stderr

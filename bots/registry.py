@@ -21,6 +21,7 @@ import inspect
 import os
 import shlex
 import shutil
+import sys
 import traceback
 import types
 import typing
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from setback.bots.base import Bot, RandomBot
+from setback.bots.base import Bot, BotFailedError, RandomBot
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.search import SearchBot
 
@@ -39,7 +40,7 @@ EXTERNAL = "cmd:"
 """The SPEC prefix of an external bot: the rest is the command line that starts it."""
 
 
-class ExternalBotError(RuntimeError):
+class ExternalBotError(BotFailedError):
     """An external (``cmd:``) bot could not play its game: it did not start, ended too early, or never sat down."""
 
 
@@ -77,6 +78,7 @@ def load_bot_class(spec: str) -> type[Bot]:
         path = Path(target)
         if not path.is_file():
             raise ValueError(f"bot file not found: {target}")
+        _importable_from(path.resolve().parent)  # a bot of several files imports its others
         module_spec = importlib.util.spec_from_file_location(f"setback_bot_{path.stem}", path)
         if module_spec is None or module_spec.loader is None:
             raise ValueError(f"cannot load bot file {target}")
@@ -84,19 +86,29 @@ def load_bot_class(spec: str) -> type[Bot]:
         try:
             module_spec.loader.exec_module(module)
         except Exception as exc:  # the bot's own code failed: say where, in one line
-            raise ValueError(f"cannot load bot file {target}: {_failure(exc)}") from None
+            raise ValueError(f"cannot load bot file {target}: {failure_line(exc)}") from None
     else:
+        _importable_from(Path.cwd())  # as `python -m` would: modules of the folder you are in
         try:
             module = importlib.import_module(target)
         except Exception as exc:
-            raise ValueError(f"cannot import bot module {target!r}: {_failure(exc)}") from None
+            if isinstance(exc, ModuleNotFoundError) and exc.name == target.partition(".")[0]:
+                raise ValueError(f"no bot module {target!r} in this folder or on PYTHONPATH") from None
+            raise ValueError(f"cannot import bot module {target!r}: {failure_line(exc)}") from None
     found = getattr(module, class_name, None)
     if not isinstance(found, type) or not issubclass(found, Bot):
         raise ValueError(f"{spec!r} does not name a Bot subclass")
     return found
 
 
-def _failure(exc: Exception) -> str:
+def _importable_from(folder: Path) -> None:
+    """Let a bot's code import the modules beside it (``folder`` goes last on ``sys.path``,
+    so it never hides an installed package)."""
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))
+
+
+def failure_line(exc: BaseException) -> str:
     """An exception raised while loading a bot's code, in one line with its place."""
     if isinstance(exc, SyntaxError):
         return f"SyntaxError: {exc.msg} ({Path(exc.filename or '?').name}, line {exc.lineno})"

@@ -27,16 +27,19 @@ from __future__ import annotations
 import asyncio
 import inspect
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import structlog
 
-from setback.bots.base import Bot
+from setback.bots.base import Bot, BotFailedError
 from setback.engine import Action, Bid, Pass, Phase, Play, View
 
 log = structlog.get_logger(__name__)
@@ -85,12 +88,31 @@ def fallback(view: View) -> Action:
 _Job = tuple[Future[Any], Callable[[Any], Any], Any]
 
 
+class BotStuckError(BotFailedError):
+    """A bot's call still ran well after its game was over: every later game would share the
+    machine with it (a thread cannot be stopped), so a match stops instead."""
+
+
+STUCK_GRACE_SECONDS = 2.0
+"""How long after its game a call that overran may still finish before its bot counts as stuck
+(or twice the decision limit, if that is longer)."""
+
+
 class _Thread:
     """A daemon thread that runs one bot's plain (synchronous) calls, one at a time."""
 
     def __init__(self, name: str) -> None:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        threading.Thread(target=self._run, name=name, daemon=True).start()
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def where(self) -> str:
+        """Where the call it runs is now: ``file:line in function``."""
+        frame = sys._current_frames().get(self.thread.ident or -1)
+        if frame is None:
+            return "an unknown place"
+        code = frame.f_code
+        return f"{Path(code.co_filename).name}:{frame.f_lineno} in {code.co_name}()"
 
     def submit(self, method: Callable[[Any], Any], argument: Any) -> Future[Any]:
         future: Future[Any] = Future()
@@ -124,6 +146,8 @@ class BotSeat:
         self.clock = Clock()
         self._thread: _Thread | None = None
         self._overrun: Future[Any] | None = None
+        self._overrun_since = 0.0
+        """When the call that overran was made (``time.monotonic``)."""
         self._logged_error = False
 
     async def decide(self, view: View) -> Action:
@@ -156,6 +180,22 @@ class BotSeat:
         if self._thread is not None:
             self._thread.close()
 
+    def check_not_stuck(self) -> None:
+        """Once the game is over: :class:`BotStuckError` if a call that overran is still
+        running :data:`STUCK_GRACE_SECONDS` (or twice the limit) later."""
+        overrun, thread = self._overrun, self._thread
+        if overrun is None or thread is None:
+            return
+        grace = max(STUCK_GRACE_SECONDS, 2 * (self.limits.decision or 0.0))
+        if futures_wait([overrun], timeout=grace).done:
+            return
+        late = time.monotonic() - self._overrun_since
+        raise BotStuckError(
+            f"{type(self.bot).__name__} (seat {self.seat}) is still running at {thread.where()}, "
+            f"{late:.0f} s after a call with a {self.limits.decision:g} s limit; a call that never returns "
+            "would slow every later game, so the match stops here"
+        )
+
     async def _ask(self, method: Callable[[Any], Any], argument: Any, decision: bool = True) -> Any:
         """What ``method(argument)`` gives within the limit, or FAILED after counting a failure
         (when it is a ``decision``)."""
@@ -169,11 +209,12 @@ class BotSeat:
             try:
                 given = method(argument)
                 return await given if inspect.isawaitable(given) else given
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 self._error(exc, decision)
                 return FAILED
         loop = asyncio.get_running_loop()
         deadline = None if limit is None else loop.time() + limit
+        asked = time.monotonic()
         future: Future[Any] | None = None
         answer: Any = FAILED
         try:
@@ -192,13 +233,14 @@ class BotSeat:
                         answer = await answer
         except TimeoutError:
             pass
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a bot's sys.exit() is its error, not the match's end
             self._error(exc, decision)
             return FAILED
         if deadline is not None and (answer is FAILED or loop.time() > deadline):
             self.clock.timeouts += decision
             if future is not None and not future.done():
                 self._overrun = future
+                self._overrun_since = asked
             return FAILED
         return answer
 

@@ -64,6 +64,10 @@ async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) ->
         await server.stop()
 
 
+STDERR_FD = 2
+"""Where a ``cmd:`` bot's own output goes: the process's standard error (stdout is the result)."""
+
+
 async def _play_one(plan: MatchPlan, index: int, server: Server, address: Address) -> dict[str, Any]:
     seating = plan.seating(index)
     seed = plan.game_seed(index)
@@ -171,7 +175,9 @@ async def _external(spec: str, address: Address, table: str, seat: int) -> int:
         **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
         "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
     }
-    process = await asyncio.create_subprocess_exec(*command, env=env, stdin=asyncio.subprocess.DEVNULL)
+    process = await asyncio.create_subprocess_exec(  # what it prints is not the match's output: to stderr
+        *command, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=STDERR_FD
+    )
     try:
         return await process.wait()
     finally:

@@ -137,21 +137,25 @@ def bot_players(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from setback.bots.base import BotFailedError
     from setback.bots.cli import check_specs, run_match_command
-    from setback.bots.registry import ExternalBotError
 
     check_specs(args.bots, args.via_server)  # an unknown bot is news before a count that is off
     try:
         return run_match_command(args, rules_from(args, bot_players(args)))
-    except ExternalBotError as exc:
+    except BotFailedError as exc:
         raise CommandFailedError(str(exc)) from None
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    from setback.bots.base import BotFailedError
     from setback.bots.cli import check_specs, run_watch_command
 
     check_specs(args.bots)
-    return run_watch_command(args, rules_from(args, len(args.bots)))
+    try:
+        return run_watch_command(args, rules_from(args, len(args.bots)))
+    except BotFailedError as exc:
+        raise CommandFailedError(str(exc)) from None
 
 
 def cmd_new_bot(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from setback.bots import seat
 from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
 from setback.bots.tally import wilson_interval
@@ -284,3 +285,110 @@ def test_out_does_not_overwrite_the_games_of_another_match(tmp_path: Path, capsy
         main(["match", "random", "random", "--games", "3", "--seed", "2", "--out", str(out)])
     assert exit_.value.code == 2 and "--resume" in capsys.readouterr().err
     assert out.read_text() == kept
+
+
+BAD_BOTS = """
+import os
+import sys
+import time
+
+from setback.bots import Bot
+
+RELEASE = "RELEASE_FILE"
+
+
+class Stuck(Bot):
+    def bid(self, view):
+        return view.legal[0]
+
+    def play(self, view):
+        while not os.path.exists(RELEASE):  # as good as for ever (the test lets it go)
+            time.sleep(0.01)
+        return view.legal[0]
+
+
+class Chatty(Bot):
+    def bid(self, view):
+        print("thinking about", view.legal)
+        return view.legal[0]
+
+    def play(self, view):
+        print("playing")
+        return view.legal[0]
+
+
+class Quitter(Bot):
+    def bid(self, view):
+        return view.legal[0]
+
+    def play(self, view):
+        sys.exit(3)
+
+
+class Broken(Bot):
+    def __init__(self, seed=0):
+        raise RuntimeError("no model file")
+"""
+
+
+def failing_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run the command, which must fail with status 1 and one line on stderr; that line."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(list(argv))
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    return err
+
+
+def test_a_bot_that_never_returns_stops_the_match_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its thread cannot be stopped and would slow every later game: the match stops, naming
+    the place the bot is stuck, and says how many games the file keeps."""
+    monkeypatch.setattr(seat, "STUCK_GRACE_SECONDS", 0.2)
+    release = tmp_path / "release"
+    (tmp_path / "bad.py").write_text(BAD_BOTS.replace("RELEASE_FILE", str(release)))
+    out = tmp_path / "games.jsonl"
+    try:
+        err = failing_cli(capsys, "match", f"{tmp_path}/bad.py:Stuck", "random", "--games", "4", "--seed", "1",
+                          "--decision-ms", "50", "--out", str(out))
+    finally:
+        release.touch()
+    assert "Stuck (seat 0) is still running at bad.py:" in err and "in play()" in err
+    assert f"0 of 4 games kept in {out}" in err
+
+
+def test_what_a_bot_prints_goes_to_stderr_not_into_the_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.py").write_text(BAD_BOTS)
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["match", f"{tmp_path}/bad.py:Chatty", "random", "--games", "2", "--seed", "1", "--json"])
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 2 and "thinking about" in captured.err
+
+
+def test_a_bot_that_exits_or_cannot_be_made(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """sys.exit in a bot's move is that bot's error, not the match's end; a constructor that
+    raises stops the match in one line naming the bot and the place."""
+    (tmp_path / "bad.py").write_text(BAD_BOTS)
+    text = run_cli(capsys, "match", f"{tmp_path}/bad.py:Quitter", "random", "--games", "2", "--seed", "1", "--json")
+    quitter = json.loads(text)["bots"][0]
+    assert quitter["errors"] > 0 and quitter["games"] == 2
+    err = failing_cli(capsys, "match", f"{tmp_path}/bad.py:Broken", "random", "--games", "2", "--seed", "1")
+    line = BAD_BOTS.splitlines().index('        raise RuntimeError("no model file")') + 1
+    assert err.endswith(f"making the bot failed: RuntimeError: no model file (bad.py, line {line})")
+
+
+def test_a_bot_file_imports_the_modules_beside_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "strategy_of_mine.py").write_text("def choose(legal):\n    return legal[-1]\n")
+    (tmp_path / "mine.py").write_text(
+        "from strategy_of_mine import choose\nfrom setback.bots import Bot\n\n\n"
+        "class Mine(Bot):\n    def bid(self, view):\n        return choose(view.legal)\n\n"
+        "    def play(self, view):\n        return choose(view.legal)\n"
+    )
+    text = run_cli(capsys, "match", f"{tmp_path}/mine.py:Mine", "random", "--games", "2", "--seed", "2", "--json")
+    assert json.loads(text)["games"] == 2
