@@ -3,7 +3,10 @@
 :func:`play_remote` joins a table, answers every ``decide`` through
 :class:`~setback.bots.BotSeat` (so a bot that raises or overruns gets the fallback,
 never a hung seat), tells the bot's hooks, says ``ready`` after each game, and after a
-dropped connection reconnects with its seat token and carries on where the game is.
+dropped connection, or a server that stops and comes back, reconnects with its seat token
+and carries on where the game is (a token kept in a file lets a restarted bot do the same).
+Timeouts the server's clock decided are logged and counted; a stand-in that took the seat
+after too many of them is asked to give it back.
 After its last game it leaves the table, so the seat is free at once rather than held
 for a reconnection. It writes nothing on stdout: that is the bot's own.
 """
@@ -19,6 +22,7 @@ import structlog
 from setback.bots.base import Bot
 from setback.bots.seat import BotSeat, Clock, Limits
 from setback.client.link import LinkClosedError, ServerLink
+from setback.client.seat_tokens import SeatTokens
 from setback.protocol.convert import outcome_from_wire, result_from_wire, view_from_wire
 from setback.protocol.messages import (
     Act,
@@ -32,6 +36,8 @@ from setback.protocol.messages import (
     Leave,
     Left,
     Ready,
+    TableUpdate,
+    TimedOutEvent,
 )
 
 log = structlog.get_logger("setback.bot")
@@ -55,37 +61,60 @@ class SeatRefusedError(RuntimeError):
 
 async def play_remote(
     link: ServerLink, bot: Bot, seating: Seating, games: int | None = None, limit: float | None = None,
-    reconnect_attempts: int = 30, clock: Clock | None = None,
+    reconnect_attempts: int = 30, clock: Clock | None = None, tokens: SeatTokens | None = None,
 ) -> int:
-    """Play until ``games`` games are over (None: until the server closes); the games played.
+    """Play until ``games`` games are over (None: until the server closes for good); the games played.
 
     ``limit`` caps the bot's own time per decision (the table's clock caps it anyway);
-    ``clock``, when given, gets the bot's decision times, timeouts and errors.
+    ``clock``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
+    when given, keeps the seat's token, so that the bot, restarted, sits down again where
+    it was while the server holds its seat.
     """
-    await link.connect()
-    await link.send(Join(id="join", table=seating.table, seat=seating.seat, ready=True, invite=seating.invite))
+    where = str(link.address)
+    kept = tokens.token(where, link.name) if tokens is not None else None
+    link.token = kept
+    welcome = await link.connect()
+    if kept is None or welcome.token != kept:  # a token the server took back would have put us in our seat
+        await link.send(Join(id="join", table=seating.table, seat=seating.seat, ready=True, invite=seating.invite))
     agent: BotSeat | None = None
     played = 0
     hand = 0
+    taking_back = False
     try:
         while games is None or played < games:
             try:
                 message = await link.receive()
             except LinkClosedError as closed:
-                if closed.goodbye:
-                    log.info("server_stopped", reason=closed.reason)
-                    break
                 if link.seat is None:
+                    if closed.goodbye:
+                        log.info("server_stopped", reason=closed.reason)
+                        break
                     raise
+                if closed.goodbye:  # a restarted server brings its tables back, and our seat with them
+                    log.warning("server_stopped", reason=closed.reason, waiting="for it to come back")
                 log.info("reconnecting", table=link.table, seat=link.seat, reason=closed.reason)
                 await link.reconnect(attempts=reconnect_attempts)
                 continue
             match message:
-                case Joined(seat=seat):
+                case Joined(seat=seat, token=token):
                     if agent is None:
                         agent = BotSeat(bot, seat, Limits(decision=limit))
+                    if tokens is not None:
+                        tokens.keep(where, link.name, token)
                 case Error(id="join", code=code, message=text):
                     raise SeatRefusedError(f"{code}: {text}")
+                case EventMessage(event=TimedOutEvent(seat=seat, action=played_for_us, timeouts=row)) if (
+                    seat == link.seat
+                ):
+                    log.warning("server_timed_out", seat=seat, action=played_for_us, in_a_row=row)
+                    if agent is not None:
+                        agent.clock.timeouts += 1
+                case TableUpdate(table=info) if info.table == link.table and link.seat is not None:
+                    standing_in = info.seats[link.seat].replaced_by_bot
+                    if standing_in and not taking_back:  # after too many timeouts: take the seat back
+                        log.warning("stand_in_took_the_seat", seat=link.seat, taking_it_back=True)
+                        await link.send(Ready())
+                    taking_back = standing_in
                 case Error(code=code, message=text):
                     log.warning("server_error", code=code, message=text)
                 case Decide(request=request, view=wire, clock=timer):
@@ -110,6 +139,8 @@ async def play_remote(
                     pass
         if games is not None and played == games:
             await _leave(link)
+            if tokens is not None:
+                tokens.forget(where, link.name)
     finally:
         if agent is not None:
             agent.close()

@@ -47,6 +47,18 @@ log = structlog.get_logger(__name__)
 FAILED: Any = object()
 """What a seat's call gives when the bot raised or overran (already counted)."""
 
+ANSWER_MARGIN_SECONDS = 0.2
+"""Of a server's time left, what a remote bot leaves for its answer to get there (at most a
+tenth of the time left)."""
+MIN_DECISION_SECONDS = 0.01
+
+
+class _Seat:
+    """The seat's own limit (as opposed to one given for a single call)."""
+
+
+SEAT = _Seat()
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -147,16 +159,24 @@ class BotSeat:
         self._thread: _Thread | None = None
         self._overrun: Future[Any] | None = None
         self._overrun_since = 0.0
-        """When the call that overran was made (``time.monotonic``)."""
+        """When the call that overran was made (``time.monotonic``), and its limit."""
+        self._overrun_limit = 0.0
         self._logged_error = False
 
     async def decide(self, view: View) -> Action:
-        """The bot's action for ``view`` (its seat is to act), or the fallback when it fails."""
-        if view.time_left != self.limits.decision:
-            view = replace(view, time_left=self.limits.decision)
+        """The bot's action for ``view`` (its seat is to act), or the fallback when it fails.
+
+        The decision's limit is the seat's, or the time ``view.time_left`` says is left (a
+        server's clock, less a margin for the answer to get there), whichever is shorter."""
+        limit = self.limits.decision
+        if view.time_left is not None and view.time_left != limit:
+            left = max(MIN_DECISION_SECONDS, view.time_left - min(ANSWER_MARGIN_SECONDS, view.time_left / 10))
+            limit = left if limit is None else min(limit, left)
+        if view.time_left != limit:
+            view = replace(view, time_left=limit)
         method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
         start = time.perf_counter()
-        answer = await self._ask(method, view)
+        answer = await self._ask(method, view, limit=limit)
         self.clock.decisions += 1
         self.clock.seconds += time.perf_counter() - start
         if answer is FAILED:
@@ -186,25 +206,28 @@ class BotSeat:
         overrun, thread = self._overrun, self._thread
         if overrun is None or thread is None:
             return
-        grace = max(STUCK_GRACE_SECONDS, 2 * (self.limits.decision or 0.0))
+        grace = max(STUCK_GRACE_SECONDS, 2 * self._overrun_limit)
         if futures_wait([overrun], timeout=grace).done:
             return
         late = time.monotonic() - self._overrun_since
         raise BotStuckError(
             f"{type(self.bot).__name__} (seat {self.seat}) is still running at {thread.where()}, "
-            f"{late:.0f} s after a call with a {self.limits.decision:g} s limit; a call that never returns "
+            f"{late:.0f} s after a call with a {self._overrun_limit:g} s limit; a call that never returns "
             "would slow every later game, so the match stops here"
         )
 
-    async def _ask(self, method: Callable[[Any], Any], argument: Any, decision: bool = True) -> Any:
-        """What ``method(argument)`` gives within the limit, or FAILED after counting a failure
-        (when it is a ``decision``)."""
+    async def _ask(
+        self, method: Callable[[Any], Any], argument: Any, decision: bool = True, limit: float | _Seat | None = SEAT
+    ) -> Any:
+        """What ``method(argument)`` gives within ``limit`` (the seat's unless given), or FAILED
+        after counting a failure (when it is a ``decision``)."""
         if self._overrun is not None:
             if not self._overrun.done():
                 self.clock.timeouts += decision
                 return FAILED
             self._overrun = None
-        limit = self.limits.decision
+        if isinstance(limit, _Seat):
+            limit = self.limits.decision
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
             try:
                 given = method(argument)
@@ -240,7 +263,7 @@ class BotSeat:
             self.clock.timeouts += decision
             if future is not None and not future.done():
                 self._overrun = future
-                self._overrun_since = asked
+                self._overrun_since, self._overrun_limit = asked, limit or 0.0
             return FAILED
         return answer
 

@@ -185,6 +185,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from setback.bots.seat import Clock
     from setback.client.link import Address, LinkClosedError, ServerLink, tls_context
     from setback.client.link import RefusedError as LinkRefusedError
+    from setback.client.seat_tokens import SeatTokens, default_seat_tokens_path
 
     make = bot_factory(args.spec)
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
@@ -193,7 +194,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     limit = args.decision_ms / 1000 if args.decision_ms else None
     clock = Clock()
     try:
-        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit, clock=clock))
+        tokens = SeatTokens(default_seat_tokens_path())  # a restarted bot sits down again where it was
+        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit, clock=clock, tokens=tokens))
     except SeatRefusedError as exc:
         raise CommandFailedError(f"the server refused the seat: {exc}") from None
     except LinkRefusedError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 
@@ -12,3 +13,10 @@ from setback import logs
 @pytest.fixture(autouse=True, scope="session")
 def _logs_on_stderr() -> None:
     logs.configure(level=logging.INFO)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_data_folder_of_its_own(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test, nor a command it runs, reads or writes the user's data folder (the default
+    records file, kept seat tokens)."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))

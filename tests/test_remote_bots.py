@@ -4,24 +4,31 @@ survived with the seat token, and a failing bot gets the fallback instead of han
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire import RawClient, running_server
 
 from setback.bots import Bot, HeuristicBot
+from setback.bots import seat as bot_seat
 from setback.bots.remote import Seating, play_remote
 from setback.client.link import Address, ServerLink
+from setback.client.seat_tokens import SeatTokens
 from setback.engine import Action, Game, Rules, View
 from setback.protocol import decode_server
 from setback.protocol.convert import view_from_wire, view_to_wire
 from setback.protocol.messages import Decide, DecisionClock
 from setback.protocol.views import WireViews
+from setback.server.app import Server
+from setback.server.config import ServerConfig
 
 
 @settings(max_examples=60, deadline=None)
@@ -173,3 +180,135 @@ def test_bot_command_reports_a_bad_spec() -> None:
         capture_output=True, text=True, check=False, timeout=60,
     )
     assert done.returncode == 2 and "unknown bot" in done.stderr
+
+
+class TimeNotingBot(HeuristicBot):
+    """Notes the time each decision was given."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.given: list[float | None] = []
+
+    def bid(self, view: View) -> Action:
+        self.given.append(view.time_left)
+        return super().bid(view)
+
+    def play(self, view: View) -> Action:
+        self.given.append(view.time_left)
+        return super().play(view)
+
+
+async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
+    """The table's clock (5 s here), less a margin for the answer's way back; or the bot's own
+    limit when that is shorter."""
+    async with running_server() as server:
+        host, table = await host_table(server.port, 2, ["random"])
+        free = TimeNotingBot(seed=3)
+        link = ServerLink(Address("127.0.0.1", server.port), "timed", kind="bot")
+        assert await asyncio.wait_for(play_remote(link, free, Seating(table), games=1), 60) == 1
+        assert free.given and all(t is not None and 4.0 < t <= 5.0 - 0.2 for t in free.given)
+        capped = TimeNotingBot(seed=3)
+        link = ServerLink(Address("127.0.0.1", server.port), "capped", kind="bot")
+        assert await asyncio.wait_for(play_remote(link, capped, Seating(table), games=1, limit=0.5), 60) == 1
+        assert capped.given and set(capped.given) == {0.5}
+        await host.close()
+
+
+async def test_a_restarted_bot_sits_down_again_with_its_kept_token(tmp_path: Path) -> None:
+    """Killed mid-game and started again, the bot is put back in its seat (it was held for
+    it) rather than refused, and plays the game out; its token is forgotten once it leaves."""
+    tokens = SeatTokens(tmp_path / "seats.json")
+    async with running_server() as server:
+        host, table = await host_table(server.port, 2, ["random"])
+        bot = DroppingBot(seed=1)
+        bot.cut = asyncio.Event()
+        link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+        first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
+        await asyncio.wait_for(bot.cut.wait(), 30)
+        first.cancel()  # as good as killed: no leave, the connection just goes
+        with contextlib.suppress(asyncio.CancelledError):
+            await first
+        assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+        again = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+        played = await asyncio.wait_for(play_remote(again, HeuristicBot(seed=1), Seating(table), games=1,
+                                                    tokens=tokens), 60)
+        assert played == 1 and again.seat == link.seat is not None
+        assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is None
+        await host.close()
+
+
+async def test_a_bot_waits_for_a_stopped_server_to_come_back(tmp_path: Path) -> None:
+    """The server says goodbye and starts again on its file: the bot reconnects with its token
+    and plays the game out where it stood."""
+    db = str(tmp_path / "club.sqlite3")
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=db))
+    await server.start()
+    port = server.port
+    host, table = await host_table(port, 2, ["random"])
+    bot = DroppingBot(seed=4)
+    bot.cut = asyncio.Event()
+    link = ServerLink(Address("127.0.0.1", port), "patient", kind="bot")
+    playing = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1))
+    await asyncio.wait_for(bot.cut.wait(), 30)
+    await server.stop()
+    await host.close()
+    again = Server(ServerConfig(host="127.0.0.1", port=port, db=db))
+    await again.start()
+    try:
+        watcher = await RawClient.connect(port)
+        await watcher.hello("watcher")
+        await watcher.send(type="spectate", id=1, table=table)
+        await watcher.expect("spectating", id=1)
+        assert await asyncio.wait_for(playing, 60) == 1
+        await watcher.expect("game_over", timeout=30)
+        await watcher.close()
+    finally:
+        await again.stop()
+
+
+class LateOnceBot(HeuristicBot):
+    """Thinks past the table's clock on its first card, then plays at once."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.late = True
+        self.plays = 0
+
+    async def play(self, view: View) -> Action:  # type: ignore[override]
+        self.plays += 1
+        if self.late:
+            self.late = False
+            await asyncio.sleep(0.6)
+        return super().play(view)
+
+
+async def test_a_bot_the_server_timed_out_is_told_and_takes_its_seat_back(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server's clock ran out (the bot answered after it), a stand-in took the seat after
+    one timeout; the bot logs both, asks for the seat back and is asked again."""
+    monkeypatch.setattr(bot_seat, "ANSWER_MARGIN_SECONDS", -1.0)  # as if the answer were slow to arrive
+    async with running_server() as server:
+        host = await RawClient.connect(server.port)
+        await host.hello("host", kind="human")
+        await host.send(type="create_table", id=1, rules={"players": 2, "target": 7},
+                        clock={"decision_seconds": 0.3, "bot_after_timeouts": 1})
+        table = (await host.expect("table", id=1))["table"]["table"]
+        await host.send(type="join", id=2, table=table, seat=0, ready=True)
+        await host.expect("joined", id=2)
+
+        async def unhurried_host() -> None:  # plays slowly enough for the bot to come back
+            while (message := await host.read(timeout=30))["type"] != "game_over":
+                if message["type"] == "decide":
+                    await asyncio.sleep(0.03)
+                    await host.send(type="act", request=message["request"], action=message["view"]["legal"][0])
+
+        bot = LateOnceBot(seed=5)
+        link = ServerLink(Address("127.0.0.1", server.port), "late", kind="bot")
+        played, _ = await asyncio.wait_for(
+            asyncio.gather(play_remote(link, bot, Seating(table, 1), games=1), unhurried_host()), 120
+        )
+        err = capsys.readouterr().err
+        assert played == 1 and "server_timed_out" in err and "stand_in_took_the_seat" in err
+        assert bot.plays > 1, "it was asked again: the seat was its own again"
+        await host.close()
