@@ -77,7 +77,9 @@ async def play_remote(
     if kept is None or welcome.token != kept:  # a token the server took back would have put us in our seat
         await link.send(Join(id="join", table=seating.table, seat=seating.seat, ready=True, invite=seating.invite))
     agent: BotSeat | None = None
-    played = 0
+    played = won = 0
+    side: int | None = None
+    """The bot's side, as its last decision's view tells it."""
     hand = 0
     taking_back = False
     try:
@@ -121,6 +123,7 @@ async def play_remote(
                     assert agent is not None
                     remaining = timer.remaining_ms / 1000 if timer.remaining_ms is not None else None
                     view = view_from_wire(wire, remaining)
+                    side = view.rules.side_of(wire.seat) if wire.seat is not None else None
                     if view.hand_number != hand:
                         hand = view.hand_number
                         await agent.notify(bot.on_hand_start, view)
@@ -130,6 +133,10 @@ async def play_remote(
                     await agent.notify(bot.on_hand_end, result_from_wire(result))
                 case GameOver(outcome=outcome):
                     played += 1
+                    if side is not None and outcome.winner == side:
+                        won += 1
+                    log.info("game_over", winner=outcome.winner, our_side=side, scores=outcome.scores,
+                             reason=outcome.reason, won=f"{won} of {played}")
                     if agent is not None:
                         await agent.notify(bot.on_game_end, outcome_from_wire(outcome))
                     hand = 0

@@ -30,6 +30,7 @@ import queue
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as futures_wait
@@ -161,7 +162,6 @@ class BotSeat:
         self._overrun_since = 0.0
         """When the call that overran was made (``time.monotonic``), and its limit."""
         self._overrun_limit = 0.0
-        self._logged_error = False
 
     async def decide(self, view: View) -> Action:
         """The bot's action for ``view`` (its seat is to act), or the fallback when it fails.
@@ -260,7 +260,7 @@ class BotSeat:
             self._error(exc, decision)
             return FAILED
         if deadline is not None and (answer is FAILED or loop.time() > deadline):
-            self.clock.timeouts += decision
+            self._timed_out(decision, limit or 0.0)
             if future is not None and not future.done():
                 self._overrun = future
                 self._overrun_since, self._overrun_limit = asked, limit or 0.0
@@ -268,8 +268,30 @@ class BotSeat:
         return answer
 
     def _error(self, exc: BaseException, decision: bool = True) -> None:
+        """Count an error; log it with its traceback the first time this process sees it (the
+        same bot, exception and place), since a match of a thousand games would repeat it."""
         self.clock.errors += decision
-        if not self._logged_error:
-            self._logged_error = True
-            log.warning("bot error", bot=type(self.bot).__name__, seat=self.seat, exc_info=exc)
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else str(exc)
+        if _first_time((type(self.bot).__name__, type(exc).__name__, where)):
+            log.warning("bot error", bot=type(self.bot).__name__, seat=self.seat, later="counted, not logged",
+                        exc_info=exc)
+
+    def _timed_out(self, decision: bool, limit: float) -> None:
+        """Count a timeout; log it the first time this process sees one of this bot."""
+        self.clock.timeouts += decision
+        if decision and _first_time((type(self.bot).__name__, "timeout")):
+            log.warning("bot timed out", bot=type(self.bot).__name__, seat=self.seat, limit_ms=round(limit * 1000),
+                        played="the fallback", later="counted, not logged")
+
+
+_SAID: set[tuple[str, ...]] = set()
+"""The bot errors and timeouts logged so far in this process (each is logged once)."""
+
+
+def _first_time(what: tuple[str, ...]) -> bool:
+    if what in _SAID:
+        return False
+    _SAID.add(what)
+    return True
 

@@ -104,6 +104,7 @@ async def test_setback_bot_command_plays_games_and_keeps_stdout_clean() -> None:
         assert process.returncode == 0, err.decode()
         assert out == b""
         assert re.search(rb"done .*decisions=[1-9]\d* errors=0 .*games=2 .*timeouts=0", err), err.decode()
+        assert re.search(rb"game_over .*won='[012] of 2'", err), err.decode()  # each game's result, and the tally
         overs = [m for m in host.backlog + host.received if m["type"] == "game_over"]
         while len(overs) < 2:
             overs.append(await host.expect("game_over"))

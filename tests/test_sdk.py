@@ -6,6 +6,8 @@ import asyncio
 import threading
 import time
 
+import pytest
+
 from setback.bots import Bot, BotSeat, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
 from setback.bots.registry import BUILTIN
 from setback.engine import Action, Game, HandResult, Outcome, Rules, View
@@ -205,3 +207,24 @@ def test_with_no_clock_a_plain_bot_is_asked_on_the_games_own_thread() -> None:
     timed = ThreadNotingBot(1)
     play_with(Game(Rules(players=2), 5), [timed, RandomBot(2)], Limits(decision=2.0))
     assert threading.get_ident() not in timed.threads and timed.time_left == {2.0}
+
+
+class OftenWrongBot(RandomBot):
+    """Raises at every card, and is too slow at every bid (it is cancelled each time)."""
+
+    async def bid(self, view: View) -> Action:  # type: ignore[override]
+        await asyncio.sleep(0.05)
+        return super().bid(view)
+
+    def play(self, view: View) -> Action:
+        raise ValueError("a bug in the bot's play")
+
+
+def test_a_bots_error_and_its_timeouts_are_logged_once_and_counted_always(capsys: pytest.CaptureFixture[str]) -> None:
+    """A thousand games would repeat the same traceback: it is logged the first time only."""
+    capsys.readouterr()
+    clocks = [play_with(Game(Rules(players=2), seed), [OftenWrongBot(seed), RandomBot(seed)], Limits(0.02))[1]
+              for seed in (1, 2)]
+    err = capsys.readouterr().err
+    assert err.count("bot error") == 1 and err.count("bot timed out") == 1 and "a bug in the bot's play" in err
+    assert all(c[0].errors > 1 and c[0].timeouts > 0 for c in clocks)
