@@ -1,15 +1,17 @@
-"""Reading the server's records back: finished games, replays, exports, the leaderboard."""
+"""Reading records back: a server's finished games, replays, exports, the leaderboard; record files."""
 
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from setback.client.narrate import narrate
-from setback.engine import Game, game_record, parse_action
+from setback.engine import Game, game_record, parse_action, replay_record
 from setback.protocol.convert import rules_from_wire
 from setback.protocol.messages import WireRules
 from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store, stood_in_seats
@@ -74,6 +76,27 @@ def replay_lines(row: GameRow) -> Iterator[str]:
     game = replayed(row)
     yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
     yield from narrate(game.events, game.rules, row.players)
+
+
+def record_lines(path: Path, game: int) -> Iterator[str]:
+    """Game ``game`` of a file of records (``match --out``: its number in the match; an
+    export: its game id), told hand by hand; ValueError if the file has no such game."""
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                found = record.get("match", {}).get("game", record.get("server", {}).get("game_id"))
+            except (ValueError, AttributeError):
+                raise ValueError(f"{path}, line {number}: not a game record") from None
+            if found == game:
+                replayed_game = replay_record(record)
+                players = [str(p) for p in record["players"]]
+                yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
+                yield from narrate(replayed_game.events, replayed_game.rules, players)
+                return
+    raise ValueError(f"no game {game} in {path}")
 
 
 def leaderboard_rows(store: Store) -> list[dict[str, Any]]:

@@ -287,8 +287,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from setback.server.history import replay_lines
+    from setback.server.history import record_lines, replay_lines
 
+    if args.file is not None:  # a record file (match --out, export): its game GAME_ID
+        for line in record_lines(Path(args.file), args.game_id):
+            print(line)
+        return 0
     row = _store(args).game(args.game_id)
     if row is None:
         raise ValueError(f"no game {args.game_id}")
@@ -445,6 +449,11 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--json", action="store_true", help="print them as JSON")
     replay = with_db(command("replay", cmd_replay, "tell a recorded game hand by hand"))
     replay.add_argument("game_id", type=int, metavar="GAME_ID")
+    replay.add_argument(
+        "--file", metavar="FILE.jsonl",
+        help="a file of game records (match --out, export) instead of the server's: GAME_ID is the match's "
+        "game number (from 0), or an export's game id",
+    )
     export = with_db(command("export", cmd_export, "write recorded games as JSONL records (as match --out)"))
     export.add_argument("game_id", type=int, nargs="?", metavar="GAME_ID")
     export.add_argument("--all", action="store_true", help="every finished game, oldest first")

@@ -392,3 +392,16 @@ def test_a_bot_file_imports_the_modules_beside_it(tmp_path: Path, capsys: pytest
     )
     text = run_cli(capsys, "match", f"{tmp_path}/mine.py:Mine", "random", "--games", "2", "--seed", "2", "--json")
     assert json.loads(text)["games"] == 2
+
+
+def test_replay_tells_a_game_of_a_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`replay --file` reads a match's records: game N as the match numbers it, seats as it sat them."""
+    out = tmp_path / "games.jsonl"
+    run_cli(capsys, "match", "heuristic", "random", "--games", "3", "--seed", "4", "--out", str(out))
+    record = [json.loads(line) for line in out.read_text().splitlines()][1]
+    text = run_cli(capsys, "replay", "--file", str(out), "1")
+    assert text.startswith(f"Game 1 of games.jsonl, seed {record['seed']}: {', '.join(record['players'])}")
+    assert "Hand 1:" in text and "won the game" in text
+    with pytest.raises(SystemExit) as exit_:
+        main(["replay", "--file", str(out), "9"])
+    assert exit_.value.code == 2 and "no game 9 in" in capsys.readouterr().err
