@@ -23,9 +23,11 @@ from setback.bots.base import Bot
 from setback.bots.seat import BotSeat, Clock, Limits
 from setback.client.link import LinkClosedError, ServerLink
 from setback.client.seat_tokens import SeatTokens
+from setback.client.story import rules_text
 from setback.protocol.convert import outcome_from_wire, result_from_wire, view_from_wire
 from setback.protocol.messages import (
     Act,
+    CreateTable,
     Decide,
     Error,
     EventMessage,
@@ -48,11 +50,13 @@ LEAVE_SECONDS = 5.0
 
 @dataclass(frozen=True)
 class Seating:
-    """Where the bot sits: a table, a seat (None: the lowest free one), a private table's invite."""
+    """Where the bot sits: a table, a seat (None: the lowest free one), a private table's
+    invite; or, with ``create``, the table that request makes (``table`` is then unused)."""
 
     table: str
     seat: int | None = None
     invite: str | None = None
+    create: CreateTable | None = None
 
 
 class SeatRefusedError(RuntimeError):
@@ -75,7 +79,10 @@ async def play_remote(
     link.token = kept
     welcome = await link.connect()
     if kept is None or welcome.token != kept:  # a token the server took back would have put us in our seat
-        await link.send(Join(id="join", table=seating.table, seat=seating.seat, ready=True, invite=seating.invite))
+        table, invite = seating.table, seating.invite
+        if seating.create is not None:
+            table, invite = await _create(link, seating.create)
+        await link.send(Join(id="join", table=table, seat=seating.seat, ready=True, invite=invite))
     agent: BotSeat | None = None
     played = won = 0
     side: int | None = None
@@ -155,6 +162,20 @@ async def play_remote(
                 clock.add(agent.clock)
         await link.close()
     return played
+
+
+async def _create(link: ServerLink, request: CreateTable) -> tuple[str, str | None]:
+    """Make the table ``request`` asks for: its id and invite code (SeatRefusedError if refused)."""
+    await link.send(request)
+    while True:
+        match await link.receive():
+            case TableUpdate(id=request.id, table=info):
+                log.info("table_created", table=info.table, invite=info.invite, rules=rules_text(info.rules))
+                return info.table, info.invite
+            case Error(id=request.id, code=code, message=text):
+                raise SeatRefusedError(f"{code}: {text}")
+            case _:
+                pass
 
 
 async def _leave(link: ServerLink) -> None:

@@ -190,7 +190,18 @@ def cmd_bot(args: argparse.Namespace) -> int:
     make = bot_factory(args.spec)
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     link = ServerLink(Address.parse(args.server), args.name or args.spec, kind="bot", password=args.password, tls=tls)
-    seating = Seating(args.table, args.seat, args.invite)
+    if not args.create and (args.bots or args.clock is not None):
+        raise ValueError("--bots and --clock are for a table the bot makes: add --create")
+    creating = None
+    if args.create:
+        from setback.protocol.convert import rules_to_wire
+        from setback.protocol.messages import Clock as TableClock
+        from setback.protocol.messages import CreateTable
+
+        rules = rules_from(args, max(2, len(args.bots) + 1))
+        table_clock = TableClock() if args.clock is None else TableClock(decision_seconds=args.clock or None)
+        creating = CreateTable(id="create", rules=rules_to_wire(rules), clock=table_clock, bots=args.bots)
+    seating = Seating(args.table or "", args.seat, args.invite, creating)
     limit = args.decision_ms / 1000 if args.decision_ms else None
     clock = Clock()
     try:
@@ -393,7 +404,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--server", type=server_address, default=f"127.0.0.1:{DEFAULT_PORT}",
         help="HOST[:PORT] (default: this computer)",
     )
-    bot.add_argument("--table", required=True, help="the table to join (setback's lobby lists them)")
+    where = bot.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the table to join (setback's lobby lists them)")
+    where.add_argument(
+        "--create", action="store_true",
+        help="make a table (the rules flags below; --bots, --clock) and sit at it; its id is logged",
+    )
+    bot.add_argument(
+        "--bots", type=lambda text: [b for b in text.split(",") if b], default=[], metavar="NAME,...",
+        help="with --create: built-in bots for the other seats (e.g. heuristic,heuristic,heuristic)",
+    )
+    bot.add_argument(
+        "--clock", type=float, default=None, metavar="SECONDS",
+        help="with --create: the table's seconds a decision (default: the server's, 60)",
+    )
     bot.add_argument("--seat", type=int, help="the seat to take (default: the lowest free one)")
     bot.add_argument("--invite", help="a private table's invite code")
     bot.add_argument("--name", help="the name to play under (default: the SPEC)")
@@ -404,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--tls", action="store_true", help="the server speaks TLS (verified against the system's CAs)")
     bot.add_argument("--tls-ca", metavar="PEM", help="verify the server against this CA or certificate")
     bot.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
+    add_rules_arguments(bot)
 
     play = command("play", cmd_play, "play at a server, or against bots at once (--bots 3)")
     from setback.client.play import add_play_arguments

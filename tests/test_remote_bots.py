@@ -313,3 +313,17 @@ async def test_a_bot_the_server_timed_out_is_told_and_takes_its_seat_back(
         assert played == 1 and "server_timed_out" in err and "stand_in_took_the_seat" in err
         assert bot.plays > 1, "it was asked again: the seat was its own again"
         await host.close()
+
+
+async def test_setback_bot_makes_a_table_of_its_own_and_plays_there() -> None:
+    async with running_server() as server:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "setback", "bot", "heuristic", "--server", f"127.0.0.1:{server.port}",
+            "--create", "--bots", "random", "--target", "7", "--clock", "5", "--games", "1",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ},
+        )
+        out, err = await asyncio.wait_for(process.communicate(), 120)
+        assert process.returncode == 0, err.decode()
+        said = err.decode()
+        assert "table_created" in said and "rules='2 players · cutthroat · to 7" in said, said
+        assert re.search(r"done .*games=1", said) and out == b""
