@@ -130,6 +130,8 @@ def print_result(result: MatchResult) -> None:
     """The result table, one row a bot."""
     plan = result.plan
     title = f"{result.games} games, seed {plan.seed}" + (", duplicate" if plan.duplicate else "")
+    if any(s.paired for s in result.stats):
+        title += " (win intervals paired by deal)"
     table = Table(title=title)
     columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "net/hand", "bids made/set",
                "ms/decision", "timeouts", "errors"]

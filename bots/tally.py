@@ -29,6 +29,19 @@ def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+PAIRED_MIN_DEALS = 20
+"""Deals a duplicate match needs before a bot's win rate is given an interval paired by deal."""
+
+
+def paired_interval(rates: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The normal interval of the mean of per-deal win rates (clamped to 0..1)."""
+    n = len(rates)
+    mean = sum(rates) / n
+    spread = math.sqrt(sum((r - mean) ** 2 for r in rates) / (n - 1))
+    half = z * spread / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
 @dataclass
 class BotStats:
     """One bot's totals over a match (a bot playing a whole side counts each hand once)."""
@@ -47,13 +60,27 @@ class BotStats:
     bids_set: int = 0
     clock: Clock = field(default_factory=Clock)
     rating: tuple[float, float] | None = None
+    duplicate: bool = False
+    """Whether the match is duplicate: every deal played once a seating."""
+    by_deal: dict[int, list[int]] = field(default_factory=dict)
+    """Wins and games on each deal."""
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def paired(self) -> bool:
+        """Whether :meth:`win_interval` is paired by deal: a duplicate match of enough deals."""
+        return self.duplicate and len(self.by_deal) >= PAIRED_MIN_DEALS
+
     def win_interval(self) -> tuple[float, float]:
-        """The Wilson score 95% confidence interval of the win rate."""
+        """The 95% confidence interval of the win rate. In a duplicate match of at least
+        :data:`PAIRED_MIN_DEALS` deals, paired by deal: the normal interval of the mean of
+        each deal's win rate, which leaves out the luck of the cards every seating shared;
+        otherwise the Wilson score interval of the games."""
+        if self.paired:
+            return paired_interval([wins / games for wins, games in self.by_deal.values()])
         return wilson_interval(self.wins, self.games)
 
     @property
@@ -71,6 +98,7 @@ class BotStats:
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
             "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "ci95_paired_by_deal": self.paired,
             "hands": self.hands,
             "points_per_hand": round(self.points / self.hands, 4) if self.hands else 0.0,
             "net_per_hand": round(self.net / self.hands, 4) if self.hands else 0.0,
@@ -97,7 +125,7 @@ class MatchResult:
 
     def __post_init__(self) -> None:
         if not self.stats:
-            self.stats = [BotStats(spec, bot_name(spec)) for spec in self.plan.specs]
+            self.stats = [BotStats(spec, bot_name(spec), duplicate=self.plan.duplicate) for spec in self.plan.specs]
 
     def add(self, record: dict[str, Any]) -> None:
         """Count one game from its record."""
@@ -112,10 +140,15 @@ class MatchResult:
             self.stats[b].clock.add(Clock(**record["match"]["clock"][seat]))
         self._sides[record["match"]["game"]] = (bots_of_side, winner)
         self.games += 1
+        deal = record["match"]["deal"]
         for side, bots in enumerate(bots_of_side):
             for b in bots:
-                self.stats[b].games += 1
-                self.stats[b].wins += side == winner
+                stats = self.stats[b]
+                stats.games += 1
+                stats.wins += side == winner
+                tally = stats.by_deal.setdefault(deal, [0, 0])
+                tally[0] += side == winner
+                tally[1] += 1
         for hand in record["hands"]:
             result = hand["result"]
             if result is None:

@@ -16,7 +16,7 @@ import pytest
 from setback.bots import seat
 from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
-from setback.bots.tally import wilson_interval
+from setback.bots.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
 from setback.cli import main
 from setback.engine import Rules, replay_record
 
@@ -405,3 +405,22 @@ def test_replay_tells_a_game_of_a_record_file(tmp_path: Path, capsys: pytest.Cap
     with pytest.raises(SystemExit) as exit_:
         main(["replay", "--file", str(out), "9"])
     assert exit_.value.code == 2 and "no game 9 in" in capsys.readouterr().err
+
+
+def test_a_duplicate_match_of_enough_deals_pairs_its_intervals_by_deal() -> None:
+    """Each deal's win rate over its seatings, then the interval of their mean: the luck of the
+    cards, shared by a deal's seatings, is left out. Fewer deals, or no duplicate: Wilson."""
+    records: list[dict[str, Any]] = []
+    plan = MatchPlan(("heuristic", "random"), Rules(players=2), games=2 * PAIRED_MIN_DEALS, seed=8, duplicate=True)
+    result = play_match(plan, on_record=records.append)
+    heuristic = result.stats[0]
+    per_deal: dict[int, list[int]] = {}
+    for record in records:
+        seat = record["match"]["seating"].index(0)
+        per_deal.setdefault(record["match"]["deal"], []).append(int(record["outcome"]["winner"] == seat))
+    expected = paired_interval([sum(w) / len(w) for w in per_deal.values()])
+    assert heuristic.paired and heuristic.win_interval() == expected
+    assert result.as_dict()["bots"][0]["ci95_paired_by_deal"] is True
+    few = play_match(MatchPlan(("heuristic", "random"), Rules(players=2), games=10, seed=8, duplicate=True))
+    assert not few.stats[0].paired
+    assert few.stats[0].win_interval() == wilson_interval(few.stats[0].wins, few.stats[0].games)
