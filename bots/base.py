@@ -12,14 +12,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable
+from dataclasses import dataclass
 
-from setback.engine import Action, HandResult, Outcome, View
+from setback.engine import Action, HandResult, Outcome, Rules, View
 
 Decision = Action | Awaitable[Action]
 """What :meth:`Bot.bid` and :meth:`Bot.play` return: an action, or an awaitable of one."""
 
 Notice = None | Awaitable[None]
 """What a hook returns: nothing, or an awaitable of nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """Who plays the game a bot is about to play: told to :meth:`Bot.on_game_start`."""
+
+    seat: int
+    """The bot's own seat."""
+    players: tuple[str, ...]
+    """Each seat's player: a SPEC in a match, a name at a server."""
+    rules: Rules
 
 
 class BotFailedError(RuntimeError):
@@ -49,6 +61,10 @@ class Bot:
     def play(self, view: View) -> Decision:
         """Play a card; ``view.legal`` holds the cards that follow the rules."""
         raise NotImplementedError
+
+    def on_game_start(self, start: GameStart) -> Notice:
+        """The game is about to begin: the bot's seat, who sits where, the rules."""
+        return None
 
     def on_hand_start(self, view: View) -> Notice:
         """A hand was dealt: ``view`` shows the new hand before the first bid."""

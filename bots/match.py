@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from setback.bots.base import Bot, BotFailedError
+from setback.bots.base import Bot, BotFailedError, GameStart
 from setback.bots.registry import bot_factory, failure_line
 from setback.bots.seat import BotSeat, Clock, Limits
 from setback.bots.tally import MatchResult
@@ -81,8 +81,12 @@ class MatchPlan:
         return game_seed(self.seed, self.deal(index))
 
 
-async def play_game(game: Game, seats: list[BotSeat]) -> Game:
-    """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the hooks."""
+async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] | None = None) -> Game:
+    """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the
+    hooks (``players``: each seat's name for ``on_game_start``, the bots' class names by default)."""
+    names = players or tuple(type(s.bot).__name__ for s in seats)
+    for s in seats:
+        await s.notify(s.bot.on_game_start, GameStart(s.seat, names, game.rules))
     news: list[Event] = list(game.events)
     while True:
         for event in news:
@@ -102,11 +106,13 @@ async def play_game(game: Game, seats: list[BotSeat]) -> Game:
         news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
 
 
-def play_with(game: Game, bots: list[Bot], limits: Limits) -> tuple[Game, list[Clock]]:
+def play_with(
+    game: Game, bots: list[Bot], limits: Limits, players: tuple[str, ...] | None = None
+) -> tuple[Game, list[Clock]]:
     """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's clock."""
     seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
     try:
-        asyncio.run(play_game(game, seats))
+        asyncio.run(play_game(game, seats, players))
         for s in seats:
             s.check_not_stuck()
     finally:
@@ -120,8 +126,9 @@ def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
     seating = plan.seating(index)
     seed = plan.game_seed(index)
     bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(seating)]
-    game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits)
-    return game_record(game, players=[plan.specs[b] for b in seating], match=match_fields(plan, index, clocks))
+    players = tuple(plan.specs[b] for b in seating)
+    game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits, players)
+    return game_record(game, players=list(players), match=match_fields(plan, index, clocks))
 
 
 class BotBrokenError(BotFailedError):

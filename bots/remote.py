@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import structlog
 
-from setback.bots.base import Bot
+from setback.bots.base import Bot, GameStart
 from setback.bots.seat import BotSeat, Clock, Limits
 from setback.client.link import LinkClosedError, ServerLink
 from setback.client.seat_tokens import SeatTokens
 from setback.client.story import rules_text
-from setback.protocol.convert import outcome_from_wire, result_from_wire, view_from_wire
+from setback.protocol.convert import outcome_from_wire, result_from_wire, rules_from_wire, view_from_wire
 from setback.protocol.messages import (
     Act,
     CreateTable,
@@ -32,6 +32,7 @@ from setback.protocol.messages import (
     Error,
     EventMessage,
     GameOver,
+    GameStarted,
     HandScoredEvent,
     Join,
     Joined,
@@ -138,6 +139,8 @@ async def play_remote(
                     await link.send(Act(request=request, action=str(action)))
                 case EventMessage(event=HandScoredEvent(result=result)) if agent is not None:
                     await agent.notify(bot.on_hand_end, result_from_wire(result))
+                case GameStarted(players=players, rules=rules) if agent is not None and link.seat is not None:
+                    await agent.notify(bot.on_game_start, GameStart(link.seat, tuple(players), rules_from_wire(rules)))
                 case GameOver(outcome=outcome):
                     played += 1
                     if side is not None and outcome.winner == side:

@@ -14,12 +14,18 @@ Every decision gets a View of your seat (see setback.engine.View):
   view.hand       your cards (Card values: card.suit, card.rank 2-14, str(card) == "10H")
   view.legal      the actions you may take now; return one of them
   view.bids       this hand's bids so far (Passed / BidMade, with .seat and .amount)
+  view.pitcher, view.bid   who won the bidding, and at what (None while bidding)
   view.trump      the trump suit once the pitcher has led (None before)
-  view.trick      the trick so far, in playing order (each has .seat and .card)
-  view.tricks     the tricks already played this hand
+  view.trick      the trick so far, in playing order (Draw: .seat and .card)
+  view.tricks     the tricks already played this hand (TrickWon: .number, .winner and
+                  .plays, Draws in playing order)
   view.scores     the scores by side; view.rules.side_of(seat) is a seat's side
   view.time_left  seconds left for this decision (over it, the runner plays for you)
-bid() and play() may also be written `async def`.
+bid() and play() may also be written `async def`. A bot plays one seat of one game (a new
+instance each game: keep a model you load at module level). Optional hooks, which you
+may override: on_game_start(start) (start.seat, start.players: who sits where, by SPEC
+in a match or name at a server; start.rules), on_hand_start(view), on_hand_end(result),
+on_game_end(outcome). What you print goes to stderr, not into the match's result.
 """
 
 from setback.bots import Bot

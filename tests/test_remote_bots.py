@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire import RawClient, running_server
 
-from setback.bots import Bot, HeuristicBot
+from setback.bots import Bot, GameStart, HeuristicBot
 from setback.bots import seat as bot_seat
 from setback.bots.remote import Seating, play_remote
 from setback.client.link import Address, ServerLink
@@ -189,6 +189,10 @@ class TimeNotingBot(HeuristicBot):
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.given: list[float | None] = []
+        self.starts: list[GameStart] = []
+
+    def on_game_start(self, start: GameStart) -> None:
+        self.starts.append(start)
 
     def bid(self, view: View) -> Action:
         self.given.append(view.time_left)
@@ -208,6 +212,7 @@ async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
         link = ServerLink(Address("127.0.0.1", server.port), "timed", kind="bot")
         assert await asyncio.wait_for(play_remote(link, free, Seating(table), games=1), 60) == 1
         assert free.given and all(t is not None and 4.0 < t <= 5.0 - 0.2 for t in free.given)
+        assert link.seat == 1 and free.starts == [GameStart(1, ("random-0", "timed"), Rules(players=2, target=7))]
         capped = TimeNotingBot(seed=3)
         link = ServerLink(Address("127.0.0.1", server.port), "capped", kind="bot")
         assert await asyncio.wait_for(play_remote(link, capped, Seating(table), games=1, limit=0.5), 60) == 1

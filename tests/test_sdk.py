@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from setback.bots import Bot, BotSeat, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
+from setback.bots import Bot, BotSeat, GameStart, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
 from setback.bots.registry import BUILTIN
 from setback.engine import Action, Game, HandResult, Outcome, Rules, View
 
@@ -228,3 +228,20 @@ def test_a_bots_error_and_its_timeouts_are_logged_once_and_counted_always(capsys
     err = capsys.readouterr().err
     assert err.count("bot error") == 1 and err.count("bot timed out") == 1 and "a bug in the bot's play" in err
     assert all(c[0].errors > 1 and c[0].timeouts > 0 for c in clocks)
+
+
+class StartNotingBot(RandomBot):
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.starts: list[GameStart] = []
+
+    def on_game_start(self, start: GameStart) -> None:
+        self.starts.append(start)
+
+
+def test_a_bot_is_told_who_sits_where_before_the_game() -> None:
+    """In a match, each seat's SPEC; the bot's own seat; the rules."""
+    plan = MatchPlan(("random", "random"), Rules(players=2), games=1, seed=3)
+    bots = [StartNotingBot(0), StartNotingBot(1)]
+    play_with(Game(plan.rules, 3), list[Bot](bots), Limits(None), ("mine.py:Mine", "random"))
+    assert [b.starts for b in bots] == [[GameStart(s, ("mine.py:Mine", "random"), plan.rules)] for s in (0, 1)]
