@@ -212,7 +212,7 @@ class BotSeat:
         late = time.monotonic() - self._overrun_since
         raise BotStuckError(
             f"{type(self.bot).__name__} (seat {self.seat}) is still running at {thread.where()}, "
-            f"{late:.0f} s after a call with a {self._overrun_limit:g} s limit; a call that never returns "
+            f"{late:.1f} s into a call with a {self._overrun_limit:g} s limit; a call that never returns "
             "would slow every later game, so the match stops here"
         )
 

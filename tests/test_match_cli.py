@@ -332,14 +332,15 @@ class Broken(Bot):
 
 
 def failing_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run the command, which must fail with status 1 and one line on stderr; that line."""
+    """Run the command, which must fail with status 1 and say why in one line on stderr (after
+    any warnings the bots' logs gave); that line."""
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_:
         main(list(argv))
     assert exit_.value.code == 1
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err
-    return err
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said[-1].startswith(f"setback {argv[0]}: ") and not any(line.startswith("setback ") for line in said[:-1])
+    return said[-1]
 
 
 def test_a_bot_that_never_returns_stops_the_match_and_says_where(
