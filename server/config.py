@@ -38,8 +38,8 @@ class ServerConfig:
     max_chat_chars: int = 500
     max_name_chars: int = 40
     max_tables: int = 10_000
-    max_unvisited_tables: int = 16
-    """Tables one connection may have made that nobody has sat at or watched yet."""
+    max_tables_awaiting_maker: int = 16
+    """Tables one connection may have made and not sat at or watched yet."""
     tls_cert: str | None = None
     tls_key: str | None = None
     """PEM files: with both, the server speaks TLS only."""

@@ -112,6 +112,8 @@ class Connection(asyncio.Protocol):
         except ProtocolError as error:
             if may_act and not self._pay():
                 self._dropped_line(line, error.id)
+            elif not self.greeted and error.code is Code.UNKNOWN_TYPE:  # nothing but a hello comes first
+                self.send(Error(id=error.id, code=Code.HELLO_REQUIRED, message="say hello first"))
             else:
                 self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
             return

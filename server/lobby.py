@@ -136,7 +136,7 @@ class Lobby:
         peer.token = secrets.token_urlsafe(18)
 
     def drop(self, peer: Peer) -> None:
-        """The peer's connection is gone (and with it the tables it made that nobody came to)."""
+        """The peer's connection is gone: tables it made and never came to wait for it no more."""
         self.peers.discard(peer)
         self.browsing.discard(peer)
         table = self.where.pop(peer, None)
@@ -155,12 +155,13 @@ class Lobby:
         ranked = sorted(self.tables.values(), key=lambda t: order.get(t.status, 2))  # stable: oldest first
         return ranked[:LISTED_TABLES]
 
-    def _check_unvisited(self, peer: Peer) -> None:
-        """A connection may have made at most ``max_unvisited_tables`` tables nobody has come to."""
-        limit = self.config.max_unvisited_tables
-        if sum(1 for t in self.tables.values() if t.creator is peer and not t.visited) >= limit:
+    def _check_awaiting(self, peer: Peer) -> None:
+        """A connection may have at most ``max_tables_awaiting_maker`` tables it made and has not
+        sat at or watched yet."""
+        limit = self.config.max_tables_awaiting_maker
+        if sum(1 for t in self.tables.values() if t.creator is peer) >= limit:
             raise RefusedError(
-                Code.TABLE_FULL, f"you have made {limit} tables nobody has sat at or watched yet: sit at one first"
+                Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
 
     # -- requests ---------------------------------------------------------------------------------
@@ -184,15 +185,16 @@ class Lobby:
             case CreateTable():
                 if message.spectate:
                     self._check_vacant(peer)
-                self._check_unvisited(peer)
+                self._check_awaiting(peer)
                 table = self._create(message)
                 table.creator = peer
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
-                if message.spectate:  # watching before a table of bots can deal
+                if message.spectate:  # watching before a table of bots can deal (which tells everyone)
                     self._watch(peer, table, message.id)
-                self._changed(table, told=None if message.spectate else peer)  # watching changed the table
+                else:
+                    self._changed(table, told=peer)
                 table.start_if_ready()
             case Join(table=table_id, seat=seat, ready=ready, invite=invite):
                 table = self._vacant_peer(peer, table_id, invite)

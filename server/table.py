@@ -66,11 +66,9 @@ class Table:
     """The game's actions as stored: seat, action, who chose it (:data:`BY_PLAYER`...)."""
     games_played: int = 0
     broken: bool = False
-    visited: bool = False
-    """Someone has sat or watched here (or it was restored): once it empties again, it closes."""
     creator: Peer | None = None
-    """The connection that created the table, while it is open and nobody has come (a table
-    nobody came to closes with its creator's connection)."""
+    """The connection that made the table, until it sits or watches here, or goes: the table
+    waits for it (someone passing through does not close it), then closes once it empties."""
     pending: Pending | None = None
     _requests: int = 0
     _sent: int = 0
@@ -118,7 +116,7 @@ class Table:
     def may_close(self) -> bool:
         """Nobody is here or expected back, and no game is in play that must end first: a game
         with a hand limit is played out by its bots (its result counts), one without is not."""
-        if not ((self.visited or self.creator is None) and self.is_abandoned()):
+        if self.creator is not None or not self.is_abandoned():
             return False
         return not self.playing or self.options.rules.hand_limit is None
 
@@ -138,7 +136,7 @@ class Table:
         chosen = self._free_seat(seat)
         chosen.kind = peer.kind
         chosen.name = peer.name
-        self.visited = True
+        self._came(peer)
         chosen.token_hash = token_hash(peer.token)
         chosen.peer = peer
         chosen.ready = ready
@@ -197,9 +195,9 @@ class Table:
             if self.playing:
                 seat.token_hash = None
                 self._save_seat(seat)
-                self._stand_in(seat, "left")
-            else:
-                self._empty(seat)
+                self._stand_in(seat, "left")  # which tells everyone
+                return
+            self._empty(seat)
         self._changed()
 
     def _empty(self, seat: Seat) -> None:
@@ -213,11 +211,16 @@ class Table:
         known = self.store.rating_of(rating_name(seat.kind, seat.name, seat.builtin))
         return known[0] if known else None
 
+    def _came(self, peer: Peer) -> None:
+        """``peer`` sits or watches here: if it made the table, the table waits for it no more."""
+        if peer is self.creator:
+            self.creator = None
+
     def _save_seat(self, seat: Seat) -> None:
         self.store.save_seat(self.id, SeatRow(seat.index, seat.kind, seat.name, seat.token_hash, seat.builtin))
 
     def spectate(self, peer: Peer) -> None:
-        self.visited = True
+        self._came(peer)
         self.spectators.add(peer)
         self.send_snapshot(peer, None)
         self._changed()
@@ -244,10 +247,10 @@ class Table:
             return
         seat.grace = None
         if self.playing:
-            self._guard(self._stand_in, seat, "away")
+            self._guard(self._stand_in, seat, "away")  # which tells everyone
         else:
             self._empty(seat)
-        self._changed()
+            self._changed()
 
     def reclaim(self, peer: Peer, hashed: str) -> Seat | None:
         """Give ``peer`` back the seat held for the token hashed ``hashed`` (then call :meth:`resume`)."""
@@ -315,7 +318,6 @@ class Table:
         and the seat to act is asked again (with a new request number and a fresh clock).
         """
         self.games_played = row.games_played
-        self.visited = True
         for saved in row.seats:
             seat = self.seats[saved.seat]
             seat.kind = saved.kind  # type: ignore[assignment]

@@ -98,6 +98,9 @@ async def test_hello_required_before_anything_else() -> None:
         await client.send(type="list_tables", id=3)
         error = await client.expect("error")
         assert (error["code"], error["id"]) == (Code.HELLO_REQUIRED, 3)
+        await client.send(type="frobnicate", id=4)  # not even a message type: still, a hello first
+        error = await client.expect("error")
+        assert (error["code"], error["id"]) == (Code.HELLO_REQUIRED, 4)
         await client.hello("late")
         await client.send(type="hello", id=4, version="1.0", name="twice")
         assert (await client.expect("error"))["code"] == Code.ALREADY_GREETED

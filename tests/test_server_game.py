@@ -171,6 +171,9 @@ async def test_a_table_of_bots_made_to_be_watched_is_watched_from_its_first_move
         table_id = (await watcher.expect("table", id=1))["table"]["table"]
         await watcher.expect("spectating", id=1, table=table_id)
         await watcher.expect("game_started", timeout=10, game=0)
+        started = next(i for i, m in enumerate(watcher.received) if m["type"] == "game_started")
+        unasked = [m for m in watcher.received[:started] if m["type"] == "table" and m["id"] is None]
+        assert len(unasked) == 1, "watching is told once (it was told twice alike)"
         kinds: list[str] = []
         while len(kinds) < 4:
             kinds.append((await watcher.expect("event", timeout=10))["event"]["kind"])

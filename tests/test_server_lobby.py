@@ -86,10 +86,10 @@ async def test_a_table_made_with_bots_is_announced_once_complete() -> None:
             await client.close()
 
 
-async def test_tables_nobody_came_to_close_with_their_creator_and_are_capped() -> None:
-    """One connection cannot fill the server with empty tables: it may have a few nobody has
-    come to, and they close when it goes; a table someone sat at stays."""
-    async with running_server(max_unvisited_tables=3) as server:
+async def test_a_table_waits_for_its_maker_who_may_have_a_few_waiting() -> None:
+    """Someone passing through does not close a table its maker has not come to; the maker
+    may have a few such tables, and they close when it goes (one that still has someone stays)."""
+    async with running_server(max_tables_awaiting_maker=3) as server:
         lobby = await greeted(server.port, "lobby")
         maker = await greeted(server.port, "maker")
         made = []
@@ -98,19 +98,25 @@ async def test_tables_nobody_came_to_close_with_their_creator_and_are_capped() -
             made.append((await maker.expect("table", id=i))["table"]["table"])
         await maker.send(type="create_table", id=9)
         refused = await maker.expect("error", id=9)
-        assert refused["code"] == Code.TABLE_FULL and "nobody has sat at or watched" in refused["message"]
+        assert refused["code"] == Code.TABLE_FULL and "you have not sat at or watched" in refused["message"]
+        passer = await greeted(server.port, "passer")
+        await passer.send(type="spectate", id=1, table=made[1])
+        await passer.expect("spectating", id=1)
+        await passer.send(type="leave", id=2)
+        await passer.expect("left", id=2)
+        assert made[1] in server.lobby.tables  # still waiting for its maker
         watcher = await greeted(server.port, "watcher")
         await watcher.send(type="spectate", id=2, table=made[0])
         await watcher.expect("spectating", id=2)
         await maker.close()
         closed = {(await lobby.expect("table_closed", timeout=5))["table"] for _ in range(2)}
         assert closed == set(made[1:]) and set(server.lobby.tables) == {made[0]}
-        for client in (lobby, watcher):
+        for client in (lobby, watcher, passer):
             await client.close()
 
 
 async def test_a_tables_reply_lists_at_most_256_waiting_first_and_fits_a_line() -> None:
-    async with running_server(max_unvisited_tables=400) as server:
+    async with running_server(max_tables_awaiting_maker=400) as server:
         maker = await greeted(server.port, "maker")
         player = await greeted(server.port, "player")
         for i in range(300):

@@ -224,7 +224,7 @@ async def test_stop_says_goodbye_to_every_client() -> None:
 
 
 async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
-    async with running_server(max_write_buffer=64 * 1024, max_unvisited_tables=40) as server:
+    async with running_server(max_write_buffer=64 * 1024, max_tables_awaiting_maker=40) as server:
         slow = await greeted(server.port, "slow")
         for i in range(40):
             await slow.send(type="create_table", id=i, name=f"table {i}")
@@ -539,4 +539,21 @@ async def test_a_connection_whose_seat_is_taken_back_is_in_the_lobby_with_a_new_
         rejoined = await a.expect("joined", id="j")
         assert rejoined["table"] == other and rejoined["token"] != token
         for client in (a, b, thief):
+            await client.close()
+
+
+async def test_a_player_leaving_mid_game_is_told_to_the_table_once() -> None:
+    async with running_server() as server:
+        a, b, _ = await start_duel(server.port)
+        await b.send(type="ping", id="p0", nonce=0)  # all that was said before the leave is read by its pong
+        await b.expect("pong", id="p0")
+        before = len(b.received)
+        await a.send(type="leave", id="bye")
+        await a.expect("left", id="bye")
+        await b.send(type="ping", id="p1", nonce=1)  # and all that was said about the leave, by this one
+        await b.expect("pong", id="p1")
+        tables = [m for m in b.received[before:] if m["type"] == "table"]
+        assert len(tables) == 1, "a stand-in taking a seat is one change, told once"
+        assert tables[0]["table"]["seats"][0]["replaced_by_bot"] is True
+        for client in (a, b):
             await client.close()
