@@ -40,6 +40,8 @@ class ServerConfig:
     max_tables: int = 10_000
     max_tables_awaiting_maker: int = 16
     """Tables one connection may have made and not sat at or watched yet."""
+    max_tables_awaiting_address: int = 64
+    """The same, for all the connections from one address."""
     tls_cert: str | None = None
     tls_key: str | None = None
     """PEM files: with both, the server speaks TLS only."""

@@ -11,14 +11,22 @@ import structlog
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
 from setback.protocol.messages import (
     Act,
+    AddBot,
+    CreateTable,
     Error,
     Hello,
+    Join,
+    Leave,
+    ListTables,
     Ping,
     Pong,
+    Ready,
     RequestId,
+    SendChat,
     ServerMessage,
     ServerPing,
     ServerPong,
+    Spectate,
 )
 from setback.server.seats import RefusedError
 
@@ -26,6 +34,14 @@ if TYPE_CHECKING:
     from setback.server.app import Server
 
 log = structlog.get_logger("setback.connection")
+
+
+EXTRA_COST: dict[type, int] = {
+    ListTables: 9, CreateTable: 19, Join: 9, Spectate: 9, Leave: 9, Ready: 4, AddBot: 9, SendChat: 39,
+}
+"""What a message costs of the rate limit beyond the 1 every line pays: a request whose answer
+goes to many (every table change is told to the lobby), is large (``tables``) or is kept on
+disk (chat) costs more, so that no connection can make the server do much for others."""
 
 
 class _Unread:
@@ -121,6 +137,10 @@ class Connection(asyncio.Protocol):
         if may_act and not act and not self._pay():
             self._dropped_line(line, message.id)
             return
+        extra = EXTRA_COST.get(type(message), 0)
+        if extra and self.greeted and not self._pay(extra):  # what costs others (or the disk) more, costs more
+            self._dropped_line(line, message.id)
+            return
         if not self.greeted:
             self._before_hello(message)
             return
@@ -165,18 +185,19 @@ class Connection(asyncio.Protocol):
         log.info("greeted", peer=self.address, name=self.name, kind=self.kind)
         self.server.lobby.after_welcome(self, message)
 
-    def _pay(self) -> bool:
+    def _pay(self, cost: int = 1) -> bool:
         """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``. Whether
-        the allowance holds one more message (then it is taken); a bucket full again ends a flood."""
+        the allowance holds ``cost`` more messages (then they are taken); a bucket full again
+        ends a flood."""
         now = time.monotonic()
         config = self.config
         self._allowance = min(
             float(config.message_burst), self._allowance + (now - self._refilled) * config.max_messages_per_second
         )
         self._refilled = now
-        if self._allowance < 1.0:
+        if self._allowance < cost:
             return False
-        self._allowance -= 1.0
+        self._allowance -= cost
         if self._allowance >= config.message_burst - 1:
             self._dropped = 0
         return True

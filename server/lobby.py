@@ -87,7 +87,10 @@ class Lobby:
                 Code.VERSION_UNSUPPORTED,
                 f"this server speaks protocol {PROTOCOL_VERSION}; version {hello.version!r} is not compatible",
             )
-        if self.config.password is not None and hello.password != self.config.password:
+        password = self.config.password
+        if password is not None and not secrets.compare_digest(
+            (hello.password or "").encode(), password.encode()
+        ):  # in constant time
             raise RefusedError(Code.BAD_PASSWORD, "the password is missing or wrong")
         name = hello.name.strip()
         if not name or len(name) > self.config.max_name_chars or not name.isprintable():
@@ -162,6 +165,11 @@ class Lobby:
         if sum(1 for t in self.tables.values() if t.creator is peer) >= limit:
             raise RefusedError(
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
+            )
+        limit = self.config.max_tables_awaiting_address
+        if sum(1 for t in self.tables.values() if t.creator is not None and t.creator.host == peer.host) >= limit:
+            raise RefusedError(
+                Code.TABLE_FULL, f"{limit} tables made from {peer.host} wait for their makers: go to one first"
             )
 
     # -- requests ---------------------------------------------------------------------------------
@@ -313,6 +321,7 @@ class Lobby:
             table = self.tables[row.id] = self._new_table(row.id, options)
             table.restore(row)
             log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
+            self._tidy(table)  # nobody sat there or may come back: it closes now, as it would have
 
     def _game_over(self, table: Table, game: Game) -> None:
         """A game is decided and recorded: rate it, then tell whoever listens."""

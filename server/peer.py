@@ -17,6 +17,8 @@ class Peer(Protocol):
     name: str
     kind: Literal["human", "bot"]
     token: str
+    host: str
+    """Its address, without the port."""
     events: bool
     """Whether it asked for the event stream."""
 

@@ -43,6 +43,9 @@ from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOpt
 from setback.server.store import BY_CLOCK, BY_PLAYER, BY_STAND_IN, Recorded, SeatRow, Store, TableRow, token_hash
 
 log = structlog.get_logger("setback.table")
+QUIET_THINK_SECONDS = 0.01
+"""What a built-in bot or stand-in is given to think at a table nobody is at (``search`` keeps to
+half of it): a game played to an empty room must cost next to nothing."""
 NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
 """The clock of every decision at a table without one (shared: never changed)."""
 
@@ -115,10 +118,12 @@ class Table:
 
     def may_close(self) -> bool:
         """Nobody is here or expected back, and no game is in play that must end first: a game
-        with a hand limit is played out by its bots (its result counts), one without is not."""
+        with a hand limit is played out by its bots (its result counts), one without is not,
+        nor one of built-in bots only (nobody plays it for anyone)."""
         if self.creator is not None or not self.is_abandoned():
             return False
-        return not self.playing or self.options.rules.hand_limit is None
+        only_bots = all(s.kind == "builtin" for s in self.seats)
+        return not self.playing or only_bots or self.options.rules.hand_limit is None
 
     # -- seats --------------------------------------------------------------------------
 
@@ -494,7 +499,9 @@ class Table:
         assert self.game is not None and seat.bot is not None
         loop = asyncio.get_running_loop()
         asked = loop.time()
-        task = asyncio.ensure_future(seat.bot.decide(self.game.view(seat.index)))
+        quiet = self._nobody_here()  # then it thinks briefly: the game goes on only for who may come back
+        view = self.game.view(seat.index, QUIET_THINK_SECONDS if quiet else None)
+        task = asyncio.ensure_future(seat.bot.decide(view))
         pending.thinking = task
         by = BY_PLAYER if seat.kind == "builtin" else BY_STAND_IN
 
@@ -502,18 +509,23 @@ class Table:
             if self.pending is not pending or finished.cancelled():
                 return
             action = finished.result()
-            if self._only_bots_watched():  # at a pace spectators can follow
+            if quiet or self._only_bots_watched():  # at a pace spectators can follow, or nobody needs
                 wait = asked + self.options.waits.bot_table_pace - loop.time()
                 if wait > 0:
-                    pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index)
+                    pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index, by)
                     return
             self._guard(self._apply, action, seat.index, by)
 
         task.add_done_callback(done)
 
-    def _paced(self, pending: Pending, action: Action, seat: int) -> None:
-        if self.pending is pending:  # only built-in bots' tables are paced
-            self._guard(self._apply, action, seat, BY_PLAYER)
+    def _nobody_here(self) -> bool:
+        """No player is connected and nobody watches: the game is played on (at the bots'
+        pace, thinking briefly) only for the players who may come back, and for its result."""
+        return not self.spectators and all(s.peer is None for s in self.seats)
+
+    def _paced(self, pending: Pending, action: Action, seat: int, by: int) -> None:
+        if self.pending is pending:
+            self._guard(self._apply, action, seat, by)
 
     def _fallback(self) -> Action:
         """The timeout policy: the legal action with the lowest code (spec.md, "Clocks")."""

@@ -182,3 +182,26 @@ async def test_sigkill_soak(tmp_path: Path) -> None:
     """Many more kill-restart cycles: ``pytest -m soak``."""
     for seed in range(int(os.environ.get("SETBACK_SOAK_RUNS", "5"))):
         assert await kill_and_restart_cycles(tmp_path / str(seed), cycles=40, seed=seed) == 40
+
+
+async def test_tables_nobody_came_to_do_not_outlive_a_crash(tmp_path: Path) -> None:
+    """Killed while tables waited for their maker (gone with the server), the server started
+    again closes them: nobody sat there or can come back."""
+    db, port = tmp_path / "club.sqlite3", free_port()
+    server = ServeProcess(db, port)
+    maker = await server.connect()
+    await maker.hello("maker")
+    for i in range(3):
+        await maker.send(type="create_table", id=i, rules={"players": 2}, bots=["random"])
+        await maker.expect("table", id=i)
+    server.kill()
+    await maker.close()
+    again = ServeProcess(db, port)
+    try:
+        lobby = await again.connect()
+        await lobby.hello("lobby")
+        await lobby.send(type="list_tables", id="l")
+        assert (await lobby.expect("tables", id="l"))["tables"] == []
+        await lobby.close()
+    finally:
+        again.kill()

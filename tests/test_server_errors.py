@@ -355,3 +355,18 @@ async def test_a_flood_of_blank_lines_is_a_flood() -> None:
         assert await flooder.closed()  # (its fatal rate_limited may be lost to the reset of the lines it still sent)
         assert len(server.connections) == 1
         await player.close()
+
+
+async def test_what_costs_the_server_more_costs_more_of_the_rate_limit() -> None:
+    """A chat line is kept on disk and told to many: 40 of the 400-message burst (the hello
+    took one), so nine or ten in a burst; then rate_limited, while a ping still goes through."""
+    async with running_server() as server:
+        talker = await greeted(server.port, "talker")
+        await talker.send_raw(b"".join(b'{"type":"chat","id":%d,"scope":"lobby","text":"hi"}\n' % i for i in range(30)))
+        error = await talker.expect("error")
+        said = {m["id"] for m in talker.received if m["type"] == "chat"}
+        assert error["code"] == Code.RATE_LIMITED and said == set(range(error["id"])) and 9 <= len(said) <= 10
+        await asyncio.sleep(0.1)
+        await talker.send(type="ping", id="p", nonce=1)
+        await talker.expect("pong", id="p")
+        await talker.close()

@@ -95,8 +95,13 @@ async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatch
         await watcher.expect("game_started", timeout=10, game=1)  # nobody said ready: the bots play on
         await watcher.send(type="leave", id=5)
         await watcher.expect("left", id=5)
-        await watcher.expect("table_closed", timeout=30, table=table_id)  # unwatched, it closes after its game
+        await watcher.expect("table_closed", timeout=1, table=table_id)  # unwatched, it stops at once
         assert table_id not in server.lobby.tables
+        await server.settle()
+        games = server.store.db.execute(
+            "SELECT number, outcome IS NULL FROM games WHERE table_id = ? ORDER BY number", (table_id,)
+        ).fetchall()
+        assert games == [(0, 0), (1, 1)], "game 1 was not played out to nobody: it stands unfinished"
         await watcher.close()
 
 

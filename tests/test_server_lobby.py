@@ -116,7 +116,8 @@ async def test_a_table_waits_for_its_maker_who_may_have_a_few_waiting() -> None:
 
 
 async def test_a_tables_reply_lists_at_most_256_waiting_first_and_fits_a_line() -> None:
-    async with running_server(max_tables_awaiting_maker=400) as server:
+    many = {"max_tables_awaiting_maker": 400, "max_tables_awaiting_address": 400, "message_burst": 10**6}
+    async with running_server(**many) as server:
         maker = await greeted(server.port, "maker")
         player = await greeted(server.port, "player")
         for i in range(300):

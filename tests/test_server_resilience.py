@@ -15,7 +15,7 @@ from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
 from setback.client.embedded import embedded_config
-from setback.engine import Game, Rules, parse_action
+from setback.engine import Action, Game, Rules, View, parse_action
 from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -224,7 +224,8 @@ async def test_stop_says_goodbye_to_every_client() -> None:
 
 
 async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
-    async with running_server(max_write_buffer=64 * 1024, max_tables_awaiting_maker=40) as server:
+    quick = {"max_tables_awaiting_maker": 40, "message_burst": 10**6, "max_messages_per_second": 10**6}
+    async with running_server(max_write_buffer=64 * 1024, **quick) as server:  # it asks fast: not a flood here
         slow = await greeted(server.port, "slow")
         for i in range(40):
             await slow.send(type="create_table", id=i, name=f"table {i}")
@@ -261,8 +262,9 @@ async def test_a_table_whose_player_never_returns_closes_after_the_grace() -> No
 
 async def test_a_game_without_a_hand_limit_stops_once_nobody_plays_it() -> None:
     """Its stand-ins could play for ever: the table closes when its last player leaves and the
-    game stays recorded as it stood. With a hand limit the stand-ins play the game out."""
-    async with running_server() as server:
+    game stays recorded as it stood. With a hand limit the stand-ins play the game out (at
+    the bots' pace, none here)."""
+    async with running_server(bot_table_pace=0) as server:
         lobby = await greeted(server.port, "watcher")
         for hand_limit in (None, 3):
             player = await greeted(server.port, f"leaver{hand_limit}")
@@ -502,7 +504,7 @@ async def test_a_commit_that_fails_stops_the_server_and_tells_everyone(monkeypat
 async def test_a_game_nobody_hears_is_recorded_all_the_same(tmp_path: Path) -> None:
     """The records of a turn are committed even when nobody is told anything that turn."""
     db = tmp_path / "quiet.sqlite3"
-    async with running_server(db=str(db)) as server:
+    async with running_server(db=str(db), bot_table_pace=0) as server:  # (played out to nobody at once)
         player = await greeted(server.port, "leaver")
         await player.send(type="create_table", id=1, rules={"players": 2, "hand_limit": 3}, bots=["random"])
         table_id = (await player.expect("table", id=1))["table"]["table"]
@@ -557,3 +559,32 @@ async def test_a_player_leaving_mid_game_is_told_to_the_table_once() -> None:
         assert tables[0]["table"]["seats"][0]["replaced_by_bot"] is True
         for client in (a, b):
             await client.close()
+
+
+async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -> None:
+    """Played on for who may come back, it must cost next to nothing: a move a pace at most,
+    and a built-in bot given a hundredth of a second to think."""
+    pace = 0.1
+    async with running_server(bot_table_pace=pace, reconnect_grace=0.05) as server:
+        player = await greeted(server.port, "dropper")
+        await player.send(type="create_table", id=1, rules={"players": 2}, bots=["search"])
+        table_id = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table_id, ready=True)
+        await player.expect("decide", timeout=10)
+        table = server.lobby.tables[table_id]
+        given: list[float | None] = []
+        search = next(s for s in table.seats if s.kind == "builtin").bot
+        assert search is not None
+        decide = search.decide
+
+        async def noting(view: View) -> Action:
+            given.append(view.time_left)
+            return await decide(view)
+
+        search.decide = noting  # type: ignore[method-assign]
+        await player.close()  # its token holds the seat: the game goes on, a stand-in playing it
+        await asyncio.sleep(0.3)
+        moves = len(table.record)
+        await asyncio.sleep(1.0)
+        assert 1 <= len(table.record) - moves <= 1.0 / pace + 2
+        assert given and set(given) == {0.01}
