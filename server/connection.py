@@ -12,6 +12,7 @@ from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_clie
 from setback.protocol.messages import (
     Act,
     AddBot,
+    ClientMessage,
     CreateTable,
     Error,
     Hello,
@@ -116,43 +117,60 @@ class Connection(asyncio.Protocol):
         """One line. Every line costs a message of the rate limit, blank ones too, and pays
         before it is read; over the limit it is dropped unread. A line that may be an ``act``
         is read first, and costs nothing if the table accepts it: the game paces those, and
-        a fast bot table must not stall."""
-        may_act = b'"act"' in line
-        if not may_act and not self._pay():
-            self._dropped_line(line)
-            return
-        if not line.strip():  # a blank line is ignored (but was counted: a flood of them is a flood)
-            return
-        try:
-            message = decode_client(line)
-        except ProtocolError as error:
-            if may_act and not self._pay():
-                self._dropped_line(line, error.id)
-            elif not self.greeted and error.code is Code.UNKNOWN_TYPE:  # nothing but a hello comes first
-                self.send(Error(id=error.id, code=Code.HELLO_REQUIRED, message="say hello first"))
-            else:
-                self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
-            return
-        act = self.greeted and type(message) is Act
-        if may_act and not act and not self._pay():
-            self._dropped_line(line, message.id)
-            return
-        extra = EXTRA_COST.get(type(message), 0)
-        if extra and self.greeted and not self._pay(extra):  # what costs others (or the disk) more, costs more
-            self._dropped_line(line, message.id)
-            return
+        a fast bot table must not stall (this is the server's hot path)."""
+        if b'"act"' in line:
+            try:
+                message = decode_client(line)
+            except ProtocolError as error:
+                if self._pay():
+                    self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+                else:
+                    self._dropped_line(line, error.id)
+                return
+            if type(message) is Act and self.greeted:
+                try:
+                    refused = self.server.lobby.handle(self, message)
+                except Exception:
+                    refused = self._failed(message)
+                if refused and not self._pay():  # refused: it pays after all
+                    self._dropped_line(line, message.id)
+                return
+            if not self._pay():
+                self._dropped_line(line, message.id)
+                return
+        else:
+            if not self._pay():
+                self._dropped_line(line)
+                return
+            if not line.strip():  # a blank line is ignored (but was counted: a flood of them is a flood)
+                return
+            try:
+                message = decode_client(line)
+            except ProtocolError as error:
+                code = error.code
+                if not self.greeted and code is Code.UNKNOWN_TYPE:  # nothing but a hello comes first
+                    self.send(Error(id=error.id, code=Code.HELLO_REQUIRED, message="say hello first"))
+                else:
+                    self.send(Error(id=error.id, code=code, message=error.message, path=error.path))
+                return
         if not self.greeted:
             self._before_hello(message)
             return
-        try:
-            refused = self.server.lobby.handle(self, message)
-        except Exception:
-            log.exception("request_failed", peer=self.address, type=type(message).__name__)
-            failed = "the server failed on this request; it is logged"
-            self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
-            refused = True
-        if act and refused and not self._pay():
+        extra = EXTRA_COST.get(type(message), 0)
+        if extra and not self._pay(extra):  # what costs others (or the disk) more, costs more
             self._dropped_line(line, message.id)
+            return
+        try:
+            self.server.lobby.handle(self, message)
+        except Exception:
+            self._failed(message)
+
+    def _failed(self, message: ClientMessage) -> bool:
+        """The server failed on a request (a bug): logged, answered ``internal``; refused."""
+        log.exception("request_failed", peer=self.address, type=type(message).__name__)
+        failed = "the server failed on this request; it is logged"
+        self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
+        return True
 
     def _before_hello(self, message: object) -> None:
         if isinstance(message, Ping):
