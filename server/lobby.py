@@ -73,6 +73,8 @@ class Lobby:
     where: dict[Peer, Table] = field(default_factory=dict)
     browsing: set[Peer] = field(default_factory=set)
     """The greeted peers at no table: each table's updates reach them."""
+    made: dict[Peer, list[Table]] = field(default_factory=dict)
+    """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -146,9 +148,10 @@ class Lobby:
         if table is not None:
             table.drop(peer)
             self._tidy(table)
-        for made in [t for t in self.tables.values() if t.creator is peer]:
-            made.creator = None
-            self._tidy(made)
+        for made in self.made.pop(peer, []):
+            if made.creator is peer:
+                made.creator = None
+                self._tidy(made)
 
     def _listed(self) -> list[Table]:
         """The tables a ``tables`` reply lists: at most :data:`LISTED_TABLES` (a reply stays
@@ -161,8 +164,9 @@ class Lobby:
     def _check_awaiting(self, peer: Peer) -> None:
         """A connection may have at most ``max_tables_awaiting_maker`` tables it made and has not
         sat at or watched yet."""
+        waiting = self.made[peer] = [t for t in self.made.get(peer, []) if t.creator is peer]
         limit = self.config.max_tables_awaiting_maker
-        if sum(1 for t in self.tables.values() if t.creator is peer) >= limit:
+        if len(waiting) >= limit:
             raise RefusedError(
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
@@ -196,6 +200,7 @@ class Lobby:
                 self._check_awaiting(peer)
                 table = self._create(message)
                 table.creator = peer
+                self.made[peer].append(table)
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
