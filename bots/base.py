@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import Any
 
 from setback.engine import Action, HandResult, Outcome, Rules, View
 
@@ -53,6 +54,12 @@ class Bot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+
+    @classmethod
+    def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
+        """Whether a bot made with these constructor ``options`` decides by time spent (so its
+        games differ from run to run and machine to machine); a match says so."""
+        return False
 
     def bid(self, view: View) -> Decision:
         """Pass or bid; ``view.legal`` holds the legal choices."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 from setback.bots.base import Bot
 from setback.bots.tactics import (
@@ -227,6 +228,10 @@ class SearchBot(Bot):
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.infer_bids = infer_bids
+
+    @classmethod
+    def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
+        return options.get("budget_ms", 50.0) is not None
 
     def bid(self, view: View) -> Action:
         return self.search(view)

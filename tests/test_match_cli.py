@@ -425,3 +425,12 @@ def test_a_duplicate_match_of_enough_deals_pairs_its_intervals_by_deal() -> None
     few = play_match(MatchPlan(("heuristic", "random"), Rules(players=2), games=10, seed=8, duplicate=True))
     assert not few.stats[0].paired
     assert few.stats[0].win_interval() == wilson_interval(few.stats[0].wins, few.stats[0].games)
+
+
+def test_a_match_says_when_a_bot_decides_by_time_spent(capsys: pytest.CaptureFixture[str]) -> None:
+    """Its games differ from run to run: the match notes it (not for a bot given playouts only)."""
+    for spec, timed in (("search@budget_ms=1", True), ("search@budget_ms=None,playouts=5", False)):
+        capsys.readouterr()
+        with pytest.raises(SystemExit):
+            main(["match", spec, "random", "--games", "2", "--seed", "1"])
+        assert (f"{spec} decides by time spent" in capsys.readouterr().err) is timed
