@@ -199,6 +199,7 @@ class Table:
             seat.peer = None
             if self.playing:
                 seat.token_hash = None
+                seat.ready = False  # whoever left is not ready for another game here
                 self._save_seat(seat)
                 self._stand_in(seat, "left")  # which tells everyone
                 return

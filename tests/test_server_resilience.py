@@ -556,7 +556,8 @@ async def test_a_player_leaving_mid_game_is_told_to_the_table_once() -> None:
         await b.expect("pong", id="p1")
         tables = [m for m in b.received[before:] if m["type"] == "table"]
         assert len(tables) == 1, "a stand-in taking a seat is one change, told once"
-        assert tables[0]["table"]["seats"][0]["replaced_by_bot"] is True
+        left = tables[0]["table"]["seats"][0]
+        assert left["replaced_by_bot"] is True and left["ready"] is False  # not ready for another game
         for client in (a, b):
             await client.close()
 
