@@ -14,7 +14,7 @@ import msgspec
 from setback.protocol.errors import Code
 from setback.protocol.messages import ClientMessage, RequestId, ServerMessage
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 MAJOR = 1
 DEFAULT_PORT = 7411
 MAX_LINE_BYTES = 16 * 1024

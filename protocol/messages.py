@@ -102,6 +102,11 @@ class Leave(ClientBase, tag="leave", kw_only=True):
     pass
 
 
+class Resync(ClientBase, tag="resync", kw_only=True):
+    """Ask for the table as it stands: a ``snapshot``, and the pending ``decide`` if your seat
+    is to act (since 1.2)."""
+
+
 class AddBot(ClientBase, tag="add_bot", kw_only=True):
     table: str | None = None
     """The table to seat the bot at; None: the sender's own table."""
@@ -132,7 +137,8 @@ class Pong(ClientBase, tag="pong", kw_only=True):
 
 
 ClientMessage = (
-    Hello | ListTables | CreateTable | Join | Spectate | Leave | AddBot | Ready | Act | SendChat | Ping | Pong
+    Hello | ListTables | CreateTable | Join | Spectate | Leave | Resync | AddBot | Ready | Act | SendChat | Ping
+    | Pong
 )
 
 # -- what the server describes ---------------------------------------------------

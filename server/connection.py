@@ -23,6 +23,7 @@ from setback.protocol.messages import (
     Pong,
     Ready,
     RequestId,
+    Resync,
     SendChat,
     ServerMessage,
     ServerPing,
@@ -39,6 +40,7 @@ log = structlog.get_logger("setback.connection")
 
 EXTRA_COST: dict[type, int] = {
     ListTables: 9, CreateTable: 19, Join: 9, Spectate: 9, Leave: 9, Ready: 4, AddBot: 9, SendChat: 39,
+    Resync: 9,
 }
 """What a message costs of the rate limit beyond the 1 every line pays: a request whose answer
 goes to many (every table change is told to the lobby), is large (``tables``) or is kept on

@@ -37,6 +37,7 @@ from setback.protocol.messages import (
     Pong,
     Ready,
     RequestId,
+    Resync,
     SendChat,
     ServerPong,
     Spectate,
@@ -59,7 +60,7 @@ LISTED_TABLES = 256
 
 log = structlog.get_logger("setback.lobby")
 
-CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional"]
+CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional", "resync"]
 
 
 @dataclass
@@ -225,6 +226,8 @@ class Lobby:
                 peer.send(Left(id=message.id, table=table.id))  # before whatever its leaving sets off
                 table.leave(peer)
                 self._tidy(table)
+            case Resync():
+                self._table_of(peer).resync(peer)
             case AddBot(table=table_id, bot=bot, seat=seat):
                 table = self._table_of(peer)
                 if table.seat_of(peer) is None or table_id not in {None, table.id}:

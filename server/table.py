@@ -284,6 +284,14 @@ class Table:
                 self._start_clock(pending)  # held since a restart (section 18)
             self._send_decide(seat, pending)
 
+    def resync(self, peer: Peer) -> None:
+        """``peer`` asks for the table as it stands: its snapshot, and its pending decision."""
+        seat = self.seat_of(peer)
+        self.send_snapshot(peer, None if seat is None else seat.index)
+        pending = self.pending
+        if seat is not None and pending is not None and pending.seat == seat.index and seat.bot is None:
+            self._send_decide(seat, pending)
+
     # -- the game ----------------------------------------------------------------------------
 
     def start_if_ready(self) -> None:

@@ -589,3 +589,28 @@ async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -
         await asyncio.sleep(1.0)
         assert 1 <= len(table.record) - moves <= 1.0 / pace + 2
         assert given and set(given) == {0.01}
+
+
+async def test_resync_gives_the_table_as_it_stands() -> None:
+    """A client unsure of what it missed asks, without reconnecting: the snapshot, and the
+    pending decision again if it is its seat's; a spectator gets the spectator's view."""
+    async with running_server() as server:
+        a, b, table = await start_duel(server.port)
+        seat, decide = await _whose_decide([a, b])
+        to_act, waiting = (a, b) if seat == 0 else (b, a)
+        await to_act.send(type="resync", id="r")
+        snapshot = await to_act.expect("snapshot")
+        again = await to_act.expect("decide")
+        assert snapshot["view"]["hand"] == decide["view"]["hand"] and again["request"] == decide["request"]
+        await waiting.send(type="resync", id="r")
+        other = await waiting.expect("snapshot")
+        assert other["view"]["seat"] == 1 - seat and other["view"]["legal"] == []
+        watcher = await greeted(server.port, "watcher")
+        await watcher.send(type="resync", id="w")
+        assert (await watcher.expect("error", id="w"))["code"] == Code.NOT_AT_TABLE
+        await watcher.send(type="spectate", id="s", table=table)
+        await watcher.expect("snapshot")
+        await watcher.send(type="resync", id="w2")
+        assert (await watcher.expect("snapshot"))["view"]["hand"] == []
+        for client in (a, b, watcher):
+            await client.close()
