@@ -280,13 +280,28 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
             return Text(f"Your bid: ←/→ or 0 (pass) 1-4, then Enter.{clock}", style=MINE)
         return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
     if game.outcome is not None:
-        return Text("Game over.  r: play again · l: leave", style=MINE)
+        if state.spectating:
+            return Text("Game over.  l: stop watching", style=DIM)
+        return Text(f"Game over.  {ready_line(state)}", style=MINE)
     if game.stood_in:
         return Text("A bot plays for you after your timeouts: press r to play yourself again.", style=ALERT)
     if game.to_act is not None:
         doing = "bid" if game.phase == "bidding" else "play"
         return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
     return Text("")
+
+
+def ready_line(state: ClientState) -> str:
+    """After a game, whom the next one waits for (built-in bots are always ready)."""
+    info = state.tables.get(state.table or "")
+    if info is None:
+        return "r: play again · l: leave"
+    waiting = [s.name or f"seat {s.seat}" for s in info.seats
+               if s.kind in {"human", "bot"} and not s.ready and s.seat != state.seat]
+    mine = next((s for s in info.seats if s.seat == state.seat), None)
+    me = "You are ready" if mine is not None and mine.ready else "r: play again"
+    them = f"; waiting for {', '.join(waiting)}" if waiting else ""
+    return f"{me}{them} · l: leave"
 
 
 def reconnecting(state: ClientState, now: float) -> Text:
@@ -324,7 +339,8 @@ def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:
     if info.private:
         status += ", private"
     name = info.name if len(info.name) <= LOBBY_NAME_CHARS else info.name[: LOBBY_NAME_CHARS - 1] + "…"
-    return name, rules_text(info.rules), clock_text(info.clock), f"{taken}/{len(info.seats)}", status
+    rules = rules_text(info.rules, usual_limit=False)  # the row is short: the detail line says the rest
+    return name, rules, clock_text(info.clock), f"{taken}/{len(info.seats)}", status
 
 
 def rating_text(rating: float | None) -> str:

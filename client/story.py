@@ -65,9 +65,10 @@ def side_name(rules: WireRules, side: int, names: Sequence[str]) -> str:
     return " & ".join(names[s] for s in seats_of(rules, side))
 
 
-def rules_text(rules: WireRules, brief: bool = False) -> str:
+def rules_text(rules: WireRules, brief: bool = False, usual_limit: bool = True) -> str:
     """The table's options in a few words: ``4 players · 2 teams · to 11 · smudge``; ``brief``
-    leaves out what the seats already show (``2 teams · to 11 · smudge``)."""
+    leaves out what the seats already show (``2 teams · to 11 · smudge``), and without
+    ``usual_limit`` the hand limit is named only when it is not the default."""
     words = [] if brief else [f"{rules.players} players"]
     if rules.teams or not brief:
         words.append(f"{rules.teams} teams" if rules.teams else "cutthroat")
@@ -80,7 +81,7 @@ def rules_text(rules: WireRules, brief: bool = False) -> str:
         words.append("no junk")
     if rules.hand_limit is None:
         words.append("no hand limit")
-    elif not brief or rules.hand_limit != DEFAULT_HAND_LIMIT:  # announced, if only in the table's long form
+    elif (usual_limit and not brief) or rules.hand_limit != DEFAULT_HAND_LIMIT:  # announced in the long form
         words.append(f"{rules.hand_limit} hands at most")
     return " · ".join(words)
 

@@ -78,7 +78,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("table rules (spec.md, section 3)")
     group.add_argument(
         "--players", type=int,
-        help="players at the table, 2-7 (default: one per bot; in a match with --teams T and one bot a side, 2T)",
+        help="players at the table, 2-7 (default: one per bot, or with --bots one more)",
     )
     group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
     group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")

@@ -9,7 +9,7 @@ import re
 import msgspec
 from rich.console import Console
 
-from setback.client.panels import LOBBY_NAME_CHARS, centre, prompt, status_line, table_row
+from setback.client.panels import LOBBY_NAME_CHARS, centre, prompt, ready_line, status_line, table_row
 from setback.client.state import ClientState, Link, QuickGame
 from setback.client.story import rules_text
 from setback.client.words import error_text
@@ -436,3 +436,18 @@ def test_a_table_announces_its_hand_limit() -> None:
     assert rules_text(WireRules(), brief=True) == "to 11"
     assert rules_text(WireRules(hand_limit=30), brief=True) == "to 11 · 30 hands at most"
     assert rules_text(WireRules(players=2, hand_limit=None)) == "2 players · cutthroat · to 11 · no hand limit"
+    assert table_row(info())[1] == "4 players · cutthroat · to 11"  # a lobby row is short: its detail line says it
+
+
+def test_after_a_game_the_prompt_says_whom_the_next_one_waits_for() -> None:
+    state = ClientState(name="p0")
+    table = info(players=3)
+    table.seats[0].ready = table.seats[1].ready = False
+    table.seats[2].kind = "builtin"  # a built-in bot is always ready, whatever it says
+    table.seats[2].ready = False
+    state.tables, state.table, state.seat = {"t1": table}, "t1", 0
+    assert ready_line(state) == "r: play again; waiting for p1 · l: leave"
+    table.seats[0].ready = True
+    assert ready_line(state) == "You are ready; waiting for p1 · l: leave"
+    table.seats[1].ready = True
+    assert ready_line(state) == "You are ready · l: leave"
