@@ -21,7 +21,7 @@ CLOCKS: tuple[tuple[str, float | None], ...] = (
     ("no clock", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("2 min", 120.0), ("5 min", 300.0),
 )
 
-KEYS = """\
+TABLE_KEYS = """\
 At the table
   ← →             choose a card or a bid (only legal ones)
   1-6             choose the card in that place in your hand
@@ -32,11 +32,19 @@ At the table
   r               ready for the next game (play again)
   b               seat a bot in a free seat (before a game)
   l               leave the table          q  quit
+"""
+LOBBY_KEYS = """\
 In the lobby
   ↑ ↓  Enter      choose a table and sit down
   s               watch the table          n  create a table
   c               chat with the lobby      r  refresh
-Press Esc or ? to close."""
+"""
+KEYS = TABLE_KEYS + LOBBY_KEYS + "Press Esc or ? to close."
+HOUSE_RULES = """\
+High and Low go to whoever was dealt them, Jack to whoever takes it,
+Game (10=10 A=4 K=3 Q=2 J=1) to the most pips; a tie: the pitcher's
+side if in it, else nobody. Short of the bid, the pitcher is set back.
+"""
 
 
 class Tick(Checkbox):
@@ -69,10 +77,13 @@ class HelpDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         text = Text()
         table = self.table
-        if table is not None:
+        if table is None:
+            text.append(KEYS)
+        else:  # the house rules a player may not know, then the table's keys (the lobby's do not fit)
             text.append(f"Table {table.name}\n", style="bold")
-            text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n\n")
-        text.append(KEYS)
+            text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n")
+            text.append(HOUSE_RULES)
+            text.append(TABLE_KEYS + "Press Esc or ? to close.")
         yield Static(text, id="help")
 
     def action_close(self) -> None:

@@ -252,8 +252,9 @@ class ClientState:
         game, info = self.game, self.table_info
         if game is not None and game.players and (game.outcome is None or info is None):
             return game.players  # a finished game's table shows who sits there now
-        if info is not None:
-            return [s.name or f"seat {s.seat}" for s in info.seats]
+        if info is not None:  # (a seat emptied at the end of the game keeps the name of who played it)
+            played = game.players if game is not None else []
+            return [s.name or (played[s.seat] if s.seat < len(played) else f"seat {s.seat}") for s in info.seats]
         players = game.rules.players if game is not None else 0
         return [f"seat {s}" for s in range(players)]
 

@@ -42,6 +42,7 @@ from setback.protocol.messages import (
     TableUpdate,
     TimedOutEvent,
     Welcome,
+    WireOutcome,
     WireRules,
 )
 
@@ -451,3 +452,19 @@ def test_after_a_game_the_prompt_says_whom_the_next_one_waits_for() -> None:
     assert ready_line(state) == "You are ready; waiting for p1 · l: leave"
     table.seats[1].ready = True
     assert ready_line(state) == "You are ready · l: leave"
+
+
+def test_a_seat_emptied_at_the_end_of_a_game_keeps_its_players_name() -> None:
+    """The server frees the seat of a player who went away once the game ends: the summary
+    still names who played it, not "seat 1"."""
+    state = ClientState(name="p0")
+    state.receive(welcome(["random"]))
+    table = info(players=2)
+    state.receive(Tables(tables=[table]))
+    state.receive(Joined(table="t1", seat=0, token="tok"))
+    state.receive(GameStarted(table="t1", game=0, rules=table.rules, players=["p0", "bob"]))
+    assert state.game is not None
+    state.game.outcome = WireOutcome(winner=0, reason="highest_score", hands_dealt=3, scores=[11, 2])
+    table.seats[1] = SeatInfo(seat=1, name=None, kind="empty", ready=False, connected=False)
+    state.receive(TableUpdate(table=table))
+    assert state.names() == ["p0", "bob"]

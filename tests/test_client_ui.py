@@ -317,6 +317,8 @@ async def test_at_80_columns_the_top_bar_keeps_the_hand_and_the_options() -> Non
             text = screen_text(app)
             assert "Table Friday" in text and "no clock" in text
             assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk" in text
+            assert "a tie: the pitcher's" in text  # the house rules a player may not know
+            assert "Press Esc or ? to close." in text  # all of it fits at 80x24
 
 
 async def test_quitting_mid_game_says_what_becomes_of_the_game() -> None:
