@@ -7,6 +7,7 @@ import contextlib
 import functools
 import json
 import logging
+import secrets
 import signal
 import sys
 from collections.abc import Iterable
@@ -162,13 +163,16 @@ def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     specs: list[str] = args.bots
     if len(specs) != rules.players:
         raise ValueError(f"a table of {rules.players} players takes one bot a seat, not {len(specs)}")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
     with contextlib.redirect_stdout(sys.stderr):  # what bots print is not the game's story
-        bots = [made_bot(spec, args.seed + seat) for seat, spec in enumerate(specs)]
-        game, _ = play_with(Game(rules, args.seed), bots, limits_from(args))
+        bots = [made_bot(spec, seed + seat) for seat, spec in enumerate(specs)]
+        game, _ = play_with(Game(rules, seed), bots, limits_from(args), tuple(specs))
     if args.json:
         print(json.dumps(game_record(game, players=specs)))
         return 0
-    names = [f"{bot_name(spec)}#{seat}" for seat, spec in enumerate(specs)]
+    names = [f"{bot_name(spec)}-{seat}" for seat, spec in enumerate(specs)]  # as a server names them
+    if args.seed is None:
+        print(f"Seed {seed} (setback watch --seed {seed} tells this game again).")
     for line in narrate(game.events, rules, names):
         print(line)
     return 0

@@ -362,6 +362,10 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
             seats.append(f"{seat.seat}{side}: empty")
         else:
             kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
+            if seat.replaced_by_bot:
+                kind += ", a bot standing in" if kind else " (a bot standing in)"
+            elif not seat.connected:
+                kind += ", away" if kind else " (away)"
             seats.append(f"{seat.seat}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
     text.append(" · ".join(seats))
     extras = [f"{info.spectators} watching"] if info.spectators else []

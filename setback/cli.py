@@ -393,7 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     watch = command("watch", cmd_watch, "play one game between bots and tell it hand by hand")
     watch.add_argument("bots", nargs="*", default=["heuristic"] * 4, metavar="BOT", help="bot SPECs, one a seat")
-    watch.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
+    watch.add_argument("--seed", type=int, help="game seed (default: a new one each time, told first)")
     watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
     add_clock_argument(watch)
     add_rules_arguments(watch)

@@ -9,7 +9,15 @@ import re
 import msgspec
 from rich.console import Console
 
-from setback.client.panels import LOBBY_NAME_CHARS, centre, prompt, ready_line, status_line, table_row
+from setback.client.panels import (
+    LOBBY_NAME_CHARS,
+    centre,
+    prompt,
+    ready_line,
+    status_line,
+    table_detail,
+    table_row,
+)
 from setback.client.state import ClientState, Link, QuickGame
 from setback.client.story import rules_text
 from setback.client.words import error_text
@@ -468,3 +476,11 @@ def test_a_seat_emptied_at_the_end_of_a_game_keeps_its_players_name() -> None:
     table.seats[1] = SeatInfo(seat=1, name=None, kind="empty", ready=False, connected=False)
     state.receive(TableUpdate(table=table))
     assert state.names() == ["p0", "bob"]
+
+
+def test_the_lobby_says_who_is_away_and_whom_a_bot_stands_in_for() -> None:
+    table = info(players=3)
+    table.seats[1] = SeatInfo(seat=1, name="dee", kind="human", ready=False, connected=False, replaced_by_bot=True)
+    table.seats[2] = SeatInfo(seat=2, name="bob", kind="human", ready=True, connected=False)
+    shown = table_detail(table).plain
+    assert "1: dee (a bot standing in)" in shown and "2: bob (away)" in shown and "0: p0 ·" in shown

@@ -434,3 +434,13 @@ def test_a_match_says_when_a_bot_decides_by_time_spent(capsys: pytest.CaptureFix
         with pytest.raises(SystemExit):
             main(["match", spec, "random", "--games", "2", "--seed", "1"])
         assert (f"{spec} decides by time spent" in capsys.readouterr().err) is timed
+
+
+def test_watch_without_a_seed_deals_a_new_game_and_says_how_to_see_it_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first = run_cli(capsys, "watch", "heuristic", "random").splitlines()
+    seed = int(first[0].split()[1])
+    assert first[0] == f"Seed {seed} (setback watch --seed {seed} tells this game again)."
+    assert run_cli(capsys, "watch", "heuristic", "random", "--seed", str(seed)).splitlines() == first[1:]
+    assert "heuristic-0" in first[1]  # named as a server names its bots
