@@ -113,6 +113,10 @@ async def play_remote(
                         tokens.keep(where, link.name, token)
                 case Error(id="join", code=code, message=text):
                     raise SeatRefusedError(f"{code}: {text}")
+                case Error(code="bad_token") if kept is not None and link.seat is None:
+                    log.info("kept_token_expired", server=where)  # the server no longer held that seat
+                    if tokens is not None:
+                        tokens.forget(where, link.name)
                 case EventMessage(event=TimedOutEvent(seat=seat, action=played_for_us, timeouts=row)) if (
                     seat == link.seat
                 ):

@@ -332,3 +332,18 @@ async def test_setback_bot_makes_a_table_of_its_own_and_plays_there() -> None:
         said = err.decode()
         assert "table_created" in said and "rules='2 players · cutthroat · to 7" in said, said
         assert re.search(r"done .*games=1", said) and out == b""
+
+
+async def test_a_kept_token_the_server_no_longer_holds_is_dropped_quietly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tokens = SeatTokens(tmp_path / "seats.json")
+    async with running_server() as server:
+        host, table = await host_table(server.port, 2, ["random"])
+        tokens.keep(f"127.0.0.1:{server.port}", "stale", "a-token-from-yesterday")
+        link = ServerLink(Address("127.0.0.1", server.port), "stale", kind="bot")
+        playing = play_remote(link, HeuristicBot(1), Seating(table), games=1, tokens=tokens)
+        assert await asyncio.wait_for(playing, 60) == 1
+        err = capsys.readouterr().err
+        assert "kept_token_expired" in err and "server_error" not in err
+        await host.close()
