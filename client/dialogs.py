@@ -30,7 +30,7 @@ At the table
   mouse click     play a card or make a bid at once
   c               chat with the table      Esc  close the chat
   r               ready for the next game (play again)
-  b               seat a bot in a free seat (before a game)
+  b               seat a bot in a free seat, or for a player who is away
   l               leave the table          q  quit
 """
 LOBBY_KEYS = """\

@@ -287,6 +287,8 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         return Text("A bot plays for you after your timeouts: press r to play yourself again.", style=ALERT)
     if game.to_act is not None:
         doing = "bid" if game.phase == "bidding" else "play"
+        if state.seat is not None and state.away_seat() == game.to_act:
+            return Text(f"{names[game.to_act]} is away: b seats a bot for them until they are back.", style=ALERT)
         return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
     return Text("")
 

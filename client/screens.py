@@ -610,9 +610,15 @@ class TableScreen(ClientScreen):
             await self.client.send(Ready())
 
     async def action_add_bot(self) -> None:
-        game = self.state.game
-        if self.state.seat is not None and (game is None or game.outcome is not None):
-            await self.client.send(AddBot(bot=self.state.preferred_bot()))
+        """Before a game, a bot in a free seat; during one, a bot for a player who is away."""
+        state = self.state
+        game = state.game
+        if state.seat is None:
+            return
+        if game is None or game.outcome is not None:
+            await self.client.send(AddBot(bot=state.preferred_bot()))
+        elif (away := state.away_seat()) is not None:
+            await self.client.send(AddBot(bot=state.preferred_bot(), seat=away))
 
     async def action_leave(self) -> None:
         game = self.state.game

@@ -263,6 +263,14 @@ class ClientState:
         game = self.game
         return game is not None and game.decision is not None and game.decision.sent is None
 
+    def away_seat(self) -> int | None:
+        """The first seat at this table whose player is away with no bot standing in, if any."""
+        info = self.table_info
+        if info is None:
+            return None
+        return next((s.seat for s in info.seats
+                     if s.kind in {"human", "bot"} and not s.connected and not s.replaced_by_bot), None)
+
     def preferred_bot(self) -> str:
         return next((b for b in PREFERRED_BOTS if b in self.bots), self.bots[0] if self.bots else "random")
 

@@ -148,8 +148,15 @@ class Table:
         return self._seated(chosen)
 
     def add_bot(self, name: str, seat: int | None) -> Seat:
+        """A built-in bot in a free seat (or the lowest free one); during a game, a stand-in in
+        the seat ``seat`` of a player who is away (it gives the seat back when they return)."""
         if name not in BUILTIN:
             raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
+        if self.playing and seat is not None and 0 <= seat < len(self.seats):
+            away = self.seats[seat]
+            if away.kind in {"human", "bot"} and away.peer is None and away.bot is None:
+                self._stand_in(away, "asked")  # the table need not wait out the grace period
+                return away
         chosen = self._free_seat(seat)
         chosen.kind = "builtin"
         chosen.name = f"{name}-{chosen.index}"
@@ -253,7 +260,8 @@ class Table:
             return
         seat.grace = None
         if self.playing:
-            self._guard(self._stand_in, seat, "away")  # which tells everyone
+            if seat.bot is None:  # (a stand-in may already be there, asked for by the table)
+                self._guard(self._stand_in, seat, "away")  # which tells everyone
         else:
             self._empty(seat)
             self._changed()

@@ -484,3 +484,14 @@ def test_the_lobby_says_who_is_away_and_whom_a_bot_stands_in_for() -> None:
     table.seats[2] = SeatInfo(seat=2, name="bob", kind="human", ready=True, connected=False)
     shown = table_detail(table).plain
     assert "1: dee (a bot standing in)" in shown and "2: bob (away)" in shown and "0: p0 ·" in shown
+
+
+def test_the_client_knows_whom_it_could_seat_a_bot_for() -> None:
+    state = ClientState(name="p0")
+    table = info(players=3)
+    state.tables, state.table, state.seat = {"t1": table}, "t1", 0
+    assert state.away_seat() is None
+    table.seats[2] = SeatInfo(seat=2, name="bob", kind="human", ready=True, connected=False)
+    assert state.away_seat() == 2
+    table.seats[2].replaced_by_bot = True  # a bot already stands in
+    assert state.away_seat() is None

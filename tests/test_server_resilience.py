@@ -614,3 +614,26 @@ async def test_resync_gives_the_table_as_it_stands() -> None:
         assert (await watcher.expect("snapshot"))["view"]["hand"] == []
         for client in (a, b, watcher):
             await client.close()
+
+
+async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
+    """It need not wait out the grace period: a stand-in plays the away seat at once, and the
+    player, back with the token, has the seat again."""
+    async with running_server(reconnect_grace=60) as server:
+        a, b, table_id = await start_duel(server.port)
+        token = next(m for m in b.received if m["type"] == "joined")["token"]
+        await b.close()
+        table = server.lobby.tables[table_id]
+        for _ in range(100):  # the server has noticed the drop
+            if table.seats[1].peer is None:
+                break
+            await asyncio.sleep(0.01)
+        await a.send(type="add_bot", id="b", seat=1)
+        await a.expect("ok", id="b")
+        assert table.seats[1].info().replaced_by_bot and table.seats[1].name == "b"  # still b's seat
+        back = await RawClient.connect(server.port)
+        await back.send(type="hello", version="1.2", name="b", kind="bot", token=token)
+        assert (await back.expect("joined"))["seat"] == 1
+        assert not table.seats[1].info().replaced_by_bot  # the stand-in gave it back
+        for client in (a, back):
+            await client.close()
