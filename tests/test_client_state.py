@@ -495,3 +495,18 @@ def test_the_client_knows_whom_it_could_seat_a_bot_for() -> None:
     assert state.away_seat() == 2
     table.seats[2].replaced_by_bot = True  # a bot already stands in
     assert state.away_seat() is None
+
+
+def test_the_prompt_says_when_the_table_waits_for_someone_away() -> None:
+    state = ClientState(name="p0")
+    state.receive(welcome(["random"]))
+    table = info(players=2)
+    state.receive(Tables(tables=[table]))
+    state.receive(Joined(table="t1", seat=0, token="tok"))
+    state.receive(GameStarted(table="t1", game=0, rules=table.rules, players=["p0", "bob"]))
+    assert state.game is not None
+    state.game.to_act = 1
+    assert "Waiting for bob" in prompt(state, 0.0, False).plain
+    table.seats[1] = SeatInfo(seat=1, name="bob", kind="human", ready=True, connected=False)
+    state.receive(TableUpdate(table=table))
+    assert prompt(state, 0.0, False).plain == "bob is away: b seats a bot for them until they are back."
