@@ -416,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bot.add_argument(
         "--clock", type=float, default=None, metavar="SECONDS",
-        help="with --create: the table's seconds a decision (default: the server's, 60)",
+        help="with --create: the table's seconds a decision (default 60; 0: no clock)",
     )
     bot.add_argument("--seat", type=int, help="the seat to take (default: the lowest free one)")
     bot.add_argument("--invite", help="a private table's invite code")
