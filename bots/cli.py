@@ -23,7 +23,7 @@ from setback import logs
 from setback.bots.base import BotFailedError
 from setback.bots.match import MatchPlan, made_bot, play_with
 from setback.bots.match import play_match as run_match
-from setback.bots.registry import EXTERNAL, bot_factory, bot_name, external_command, load_bot_class
+from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
 from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
@@ -80,9 +80,8 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
         logs.configure(json=args.log_json, level=logging.WARNING)
     plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
     for spec in dict.fromkeys(s for s in plan.specs if not s.startswith(EXTERNAL)):
-        made = bot_factory(spec)
-        options = made.keywords if isinstance(made, functools.partial) else {}
-        if load_bot_class(spec.partition("@")[0]).plays_by_the_clock(options):
+        cls, options = bot_class_and_options(spec)
+        if cls.plays_by_the_clock(options):
             print(f"setback match: note: {spec} decides by time spent, so its games vary from run to run and "
                   "machine to machine (search@budget_ms=None,playouts=N is repeatable)", file=sys.stderr)
     if args.resume and not args.out:

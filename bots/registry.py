@@ -175,6 +175,12 @@ def _hints(cls: type[Bot]) -> dict[str, Any]:
 @functools.cache
 def bot_factory(spec: str) -> Callable[[int], Bot]:
     """A maker of fresh bots for ``spec`` (options included), given each bot's seed."""
+    cls, kwargs = bot_class_and_options(spec)
+    return functools.partial(cls, **kwargs)
+
+
+def bot_class_and_options(spec: str) -> tuple[type[Bot], dict[str, Any]]:
+    """The bot class ``spec`` names and the constructor keywords its options give (checked)."""
     base, _, options = spec.partition("@")
     cls = load_bot_class(base)
     hints = _hints(cls) if options else {}
@@ -191,7 +197,7 @@ def bot_factory(spec: str) -> Callable[[int], Bot]:
         inspect.signature(cls).bind(0, **kwargs)
     except TypeError as exc:
         raise ValueError(f"bot {spec!r}: {exc}") from None
-    return functools.partial(cls, **kwargs)
+    return cls, kwargs
 
 
 def bot_name(spec: str) -> str:

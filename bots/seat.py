@@ -54,12 +54,6 @@ tenth of the time left)."""
 MIN_DECISION_SECONDS = 0.01
 
 
-class _Seat:
-    """The seat's own limit (as opposed to one given for a single call)."""
-
-
-SEAT = _Seat()
-
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -176,7 +170,7 @@ class BotSeat:
             view = replace(view, time_left=limit)
         method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
         start = time.perf_counter()
-        answer = await self._ask(method, view, limit=limit)
+        answer = await self._ask(method, view, limit)
         self.clock.decisions += 1
         self.clock.seconds += time.perf_counter() - start
         if answer is FAILED:
@@ -193,7 +187,7 @@ class BotSeat:
 
     async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
         """Run one of the bot's hooks (a bound method) under the same limit (not counted)."""
-        await self._ask(hook, argument, decision=False)
+        await self._ask(hook, argument, self.limits.decision, decision=False)
 
     def close(self) -> None:
         """Let the seat's thread end once it is idle."""
@@ -217,17 +211,15 @@ class BotSeat:
         )
 
     async def _ask(
-        self, method: Callable[[Any], Any], argument: Any, decision: bool = True, limit: float | _Seat | None = SEAT
+        self, method: Callable[[Any], Any], argument: Any, limit: float | None, decision: bool = True
     ) -> Any:
-        """What ``method(argument)`` gives within ``limit`` (the seat's unless given), or FAILED
+        """What ``method(argument)`` gives within ``limit`` seconds (None: no limit), or FAILED
         after counting a failure (when it is a ``decision``)."""
         if self._overrun is not None:
             if not self._overrun.done():
                 self.clock.timeouts += decision
                 return FAILED
             self._overrun = None
-        if isinstance(limit, _Seat):
-            limit = self.limits.decision
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
             try:
                 given = method(argument)

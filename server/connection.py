@@ -125,7 +125,7 @@ class Connection(asyncio.Protocol):
                 message = decode_client(line)
             except ProtocolError as error:
                 if self._pay():
-                    self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
+                    self._unreadable(error)
                 else:
                     self._dropped_line(line, error.id)
                 return
@@ -149,11 +149,7 @@ class Connection(asyncio.Protocol):
             try:
                 message = decode_client(line)
             except ProtocolError as error:
-                code = error.code
-                if not self.greeted and code is Code.UNKNOWN_TYPE:  # nothing but a hello comes first
-                    self.send(Error(id=error.id, code=Code.HELLO_REQUIRED, message="say hello first"))
-                else:
-                    self.send(Error(id=error.id, code=code, message=error.message, path=error.path))
+                self._unreadable(error)
                 return
         if not self.greeted:
             self._before_hello(message)
@@ -166,6 +162,13 @@ class Connection(asyncio.Protocol):
             self.server.lobby.handle(self, message)
         except Exception:
             self._failed(message)
+
+    def _unreadable(self, error: ProtocolError) -> None:
+        """Answer a line that is no message (before a hello, one of an unknown type: say hello)."""
+        if not self.greeted and error.code is Code.UNKNOWN_TYPE:
+            self.send(Error(id=error.id, code=Code.HELLO_REQUIRED, message="say hello first"))
+        else:
+            self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
 
     def _failed(self, message: ClientMessage) -> bool:
         """The server failed on a request (a bug): logged, answered ``internal``; refused."""

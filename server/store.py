@@ -135,8 +135,8 @@ def in_use(holder: Holder | None) -> str:
     if holder.port is None:
         return (f"in use by a setback server starting on this computer (process {holder.pid}); "
                 "give this one another --db")
-    host = "127.0.0.1" if holder.host in {None, "", "0.0.0.0", "::"} else holder.host
-    where = f"[{host}]:{holder.port}" if host is not None and ":" in host else f"{host}:{holder.port}"
+    host = holder.host if holder.host not in {None, "", "0.0.0.0", "::"} else "127.0.0.1"
+    where = f"[{host}]:{holder.port}" if ":" in str(host) else f"{host}:{holder.port}"
     return (f"in use by the setback server running on this computer (process {holder.pid}, port {holder.port}): "
             f"play there with `setback play {where}` (with --bots N for a game against bots), "
             "or give this one another --db")

@@ -462,15 +462,21 @@ def test_after_a_game_the_prompt_says_whom_the_next_one_waits_for() -> None:
     assert ready_line(state) == "You are ready · l: leave"
 
 
-def test_a_seat_emptied_at_the_end_of_a_game_keeps_its_players_name() -> None:
-    """The server frees the seat of a player who went away once the game ends: the summary
-    still names who played it, not "seat 1"."""
+def in_a_game_with_bob() -> tuple[ClientState, TableInfo]:
+    """A client at seat 0 of a two-seat table, its game begun against bob; and the table."""
     state = ClientState(name="p0")
     state.receive(welcome(["random"]))
     table = info(players=2)
     state.receive(Tables(tables=[table]))
     state.receive(Joined(table="t1", seat=0, token="tok"))
     state.receive(GameStarted(table="t1", game=0, rules=table.rules, players=["p0", "bob"]))
+    return state, table
+
+
+def test_a_seat_emptied_at_the_end_of_a_game_keeps_its_players_name() -> None:
+    """The server frees the seat of a player who went away once the game ends: the summary
+    still names who played it, not "seat 1"."""
+    state, table = in_a_game_with_bob()
     assert state.game is not None
     state.game.outcome = WireOutcome(winner=0, reason="highest_score", hands_dealt=3, scores=[11, 2])
     table.seats[1] = SeatInfo(seat=1, name=None, kind="empty", ready=False, connected=False)
@@ -498,12 +504,7 @@ def test_the_client_knows_whom_it_could_seat_a_bot_for() -> None:
 
 
 def test_the_prompt_says_when_the_table_waits_for_someone_away() -> None:
-    state = ClientState(name="p0")
-    state.receive(welcome(["random"]))
-    table = info(players=2)
-    state.receive(Tables(tables=[table]))
-    state.receive(Joined(table="t1", seat=0, token="tok"))
-    state.receive(GameStarted(table="t1", game=0, rules=table.rules, players=["p0", "bob"]))
+    state, table = in_a_game_with_bob()
     assert state.game is not None
     state.game.to_act = 1
     assert "Waiting for bob" in prompt(state, 0.0, False).plain
