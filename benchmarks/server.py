@@ -34,6 +34,7 @@ from typing import Any
 
 import msgspec
 
+from setback import compiled
 from setback.benchmarks import positive_seconds
 from setback.protocol import MAX_SERVER_LINE_BYTES
 
@@ -309,7 +310,7 @@ def run(table_counts: list[int], hold: int, seconds: float) -> dict[str, Any]:
             "ratio_p99": round(ours["p99_ms"] / max(echo["p99_ms"], 1e-6), 3),
         })
     held = memory_per_bot(hold, seconds) if hold else None
-    return {"benchmark": "server", "seconds": seconds, "rows": rows, "hold": held}
+    return {"benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "rows": rows, "hold": held}
 
 
 def table_counts(text: str) -> list[int]:
@@ -347,6 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(result))
         return
+    print(f"server hot path: {result['build']} (see README, Install)")
     print(f"{'tables':>6} {'ours dec/s':>11} {'echo dec/s':>11} {'ratio':>6} "
           f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6} "
           f"{'ours cpu/dec':>13} {'echo cpu/dec':>13}")

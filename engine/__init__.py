@@ -18,7 +18,8 @@ from setback.engine.actions import (
     action_of,
     parse_action,
 )
-from setback.engine.cards import CARDS, Card, Suit, cards_of, mask_of
+from setback.engine.cards import CARDS, Card, Suit
+from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
     BidMade,
     CardPlayed,

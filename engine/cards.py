@@ -12,7 +12,6 @@ the suit letter (``C``, ``D``, ``H``, ``S``): ``AS``, ``10H``, ``QD``.
 
 from __future__ import annotations
 
-import random
 from enum import IntEnum
 from typing import Final
 
@@ -110,45 +109,3 @@ _CARDS: tuple[Card, ...] = ()
 _CARDS = tuple(Card(i) for i in range(52))
 CARDS: Final = _CARDS
 """All 52 cards in index order."""
-
-
-def _suit_cards(suit: int) -> tuple[tuple[Card, ...], ...]:
-    return tuple(
-        tuple(_CARDS[13 * suit + i] for i in range(13) if bits >> i & 1) for bits in range(1 << 13)
-    )
-
-
-_BY_SUIT_BITS: Final = tuple(_suit_cards(suit) for suit in range(4))
-
-
-def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards whose bits are set in ``mask``, in index order."""
-    clubs, diamonds, hearts, spades = _BY_SUIT_BITS
-    return clubs[mask & 0x1FFF] + diamonds[mask >> 13 & 0x1FFF] + hearts[mask >> 26 & 0x1FFF] + spades[mask >> 39]
-
-
-def mask_of(cards: tuple[int, ...] | list[int]) -> int:
-    """The bit mask of ``cards``."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-_SHUFFLE_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
-"""Each step of the shuffle: the position ``i`` and how many bits draw a position up to ``i``."""
-
-
-def shuffled_deck(rng: random.Random) -> list[int]:
-    """The cards ``0..51`` shuffled as ``rng.shuffle(list(range(52)))`` does, drawing the
-    same bits in the same order (spec.md section 4 writes the steps out): for ``i`` from 51
-    down to 1, swap ``i`` with ``j``, where ``j`` is ``rng.getrandbits(k)`` with ``k`` the
-    bit length of ``i + 1``, drawn again until it is at most ``i``. One loop, no call per card."""
-    deck = list(range(52))
-    draw = rng.getrandbits
-    for i, k in _SHUFFLE_STEPS:
-        j = draw(k)
-        while j > i:
-            j = draw(k)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from setback.engine.actions import ACTIONS, Action
-from setback.engine.cards import CARDS, Card, Suit, cards_of, mask_of
+from setback.engine.cards import CARDS, Card, Suit
+from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
     BidMade,
     CardPlayed,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from setback.engine.actions import PASS_CODE
-from setback.engine.cards import mask_of
+from setback.engine.deck import mask_of
 from setback.engine.events import BidMade, Phase
 from setback.engine.game import View
 from setback.engine.state import GameState

@@ -18,7 +18,8 @@ import random
 from typing import Final
 
 from setback.engine.actions import MAX_BID, PASS_CODE
-from setback.engine.cards import CARDS, Suit, cards_of, shuffled_deck
+from setback.engine.cards import CARDS, Suit
+from setback.engine.deck import cards_of, shuffled_deck
 from setback.engine.events import (
     BidMade,
     CardPlayed,
@@ -123,7 +124,9 @@ class GameState:
         "winner",
     )
 
-    def __init__(self, rules: Rules, seed: int, log: list[Event] | None = None) -> None:
+    def __init__(self, rules: Rules, seed: int, log: list[Event] | None = None, *, _bare: bool = False) -> None:
+        if _bare:  # for from_deal and clone, which set every field themselves
+            return
         self._setup(rules, seed, log)
         self.dealer = self._draw_for_dealer()
         self._deal()
@@ -175,7 +178,7 @@ class GameState:
             if union & mask:
                 raise ValueError("a card was dealt twice")
             union |= mask
-        self = cls.__new__(cls)
+        self = cls(rules, seed, _bare=True)
         self._setup(rules, seed, log)
         if scores is not None:
             if len(scores) != rules.sides:
@@ -223,9 +226,26 @@ class GameState:
         the hand can pass one generator to all its copies), else from a copy of this
         state's generator, so the copy deals exactly as the original would.
         """
-        other = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = GameState(self.rules, 0, _bare=True)  # every field is set below (see __slots__)
+        other.best = self.best
+        other.dealer = self.dealer
+        other.dealt = self.dealt
+        other.hand_number = self.hand_number
+        other.high_bid = self.high_bid
+        other.jack_winner = self.jack_winner
+        other.leader = self.leader
+        other.next_seat = self.next_seat
+        other.outcome = self.outcome
+        other.phase = self.phase
+        other.pitcher = self.pitcher
+        other.players = self.players
+        other.rules = self.rules
+        other.side_of = self.side_of
+        other.strength = self.strength
+        other.to_act = self.to_act
+        other.tricks_done = self.tricks_done
+        other.trump = self.trump
+        other.winner = self.winner
         other.log = None
         other.scores = self.scores[:]
         other.hands = self.hands[:]

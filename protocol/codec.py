@@ -7,12 +7,11 @@ longer than the limit is reported once and discarded up to its newline.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import msgspec
 
 from setback.protocol.errors import Code
-from setback.protocol.messages import ClientMessage, RequestId, ServerMessage
+from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
 
 PROTOCOL_VERSION = "1.2"
 MAJOR = 1
@@ -27,24 +26,21 @@ _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)
 
 
-class _IdOnly(msgspec.Struct):
-    id: RequestId = None
-
-
-_id_decoder = msgspec.json.Decoder(_IdOnly)
+_id_decoder = msgspec.json.Decoder(IdOnly)
 TOO_DEEP = "not JSON we read: nested too deeply"
 """Why a line of arrays and objects nested past what the decoder follows is refused."""
 _MISSING = re.compile(r"Object missing required field `([^`]+)`")
 
 
-@dataclass(frozen=True, slots=True)
 class ProtocolError(Exception):
     """A line the peer sent that is not a valid message: the code, a text, the JSON path."""
 
-    code: Code
-    message: str
-    id: RequestId = None
-    path: str | None = None
+    def __init__(self, code: Code, message: str, id: RequestId = None, path: str | None = None) -> None:
+        super().__init__(code, message, id, path)
+        self.code = code
+        self.message = message
+        self.id = id
+        self.path = path
 
 
 def encode(message: ServerMessage | ClientMessage) -> bytes:

@@ -48,6 +48,12 @@ class ClientBase(msgspec.Struct, tag_field="type", kw_only=True):
     """Chosen by the client; echoed in the reply or error that answers this message."""
 
 
+class IdOnly(msgspec.Struct):
+    """Any message, read for its ``id`` alone (to answer a line refused with the right id)."""
+
+    id: RequestId = None
+
+
 class Hello(ClientBase, tag="hello", kw_only=True):
     version: Annotated[str, msgspec.Meta(pattern=r"^[0-9]+(\.[0-9]+)?$")]
     """``MAJOR.MINOR`` (or ``MAJOR``)."""

@@ -7,8 +7,10 @@ import contextlib
 import gc
 import os
 import signal
+import socket
 import sqlite3
 import time
+from collections.abc import Sequence
 
 import structlog
 
@@ -45,7 +47,8 @@ class Server:
     def port(self) -> int:
         """The port listened on (useful with port 0)."""
         assert self._listener is not None
-        return int(self._listener.sockets[0].getsockname()[1])
+        sockets: Sequence[socket.socket] = getattr(self._listener, "sockets")  # noqa: B009 (uvloop's is a list, typeshed's a tuple)
+        return int(sockets[0].getsockname()[1])
 
     async def start(self) -> None:
         self.store.claim()

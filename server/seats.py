@@ -83,19 +83,19 @@ class Seat:
         )
 
 
-class Pending(msgspec.Struct):
-    """The decision a seat owes: its request number and its deadline (loop time).
+class Pending:
+    """The decision a seat owes: its request number and its deadline (loop time)."""
 
-    A struct, not a dataclass: one is made for every decision, and a struct is made in C.
-    """
+    __slots__ = ("deadline", "request", "seat", "thinking", "timer")
 
-    request: int
-    seat: int
-    deadline: float | None
-    timer: asyncio.TimerHandle | None = None
-    """The clock's timer, or the wait before a paced bot's move."""
-    thinking: asyncio.Future[Action] | None = None
-    """A built-in bot's decision in progress."""
+    def __init__(self, request: int, seat: int, deadline: float | None) -> None:
+        self.request = request
+        self.seat = seat
+        self.deadline = deadline
+        self.timer: asyncio.TimerHandle | None = None
+        """The clock's timer, or the wait before a paced bot's move."""
+        self.thinking: asyncio.Future[Action] | None = None
+        """A built-in bot's decision in progress."""
 
 
 @dataclass(frozen=True)

@@ -5,4 +5,8 @@ The parts install as ``setback.engine``, ``setback.protocol``, ``setback.server`
 command line (``setback --help``).
 """
 
+from setback import compiled
+
 __version__ = "0.1.0"
+
+compiled.guard()  # before any module mypyc may have compiled is imported

@@ -16,7 +16,7 @@ import structlog
 from rich.console import Console
 from rich.table import Table
 
-from setback import __version__, logs
+from setback import __version__, compiled, logs
 from setback.engine import DEFAULT_HAND_LIMIT, TARGETS, Rules
 from setback.protocol import DEFAULT_PORT
 
@@ -360,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="setback", description="Auction Pitch (Setback): play, serve, write bots, run matches."
     )
-    parser.add_argument("--version", action="version", version=f"setback {__version__}")
+    parser.add_argument("--version", action="version", version=f"setback {__version__} (hot path {compiled.STATUS})")
     parser.add_argument("--log-json", action="store_true", help="write logs as JSON lines on stderr")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from setback.engine import CardsDrawn, DealerChosen, Game, HandDealt, Rules
-from setback.engine.cards import shuffled_deck
+from setback.engine.deck import shuffled_deck
 from setback.engine.state import CUT_MIN
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from setback import compiled
 from setback.bots import seat
 from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
@@ -178,6 +179,7 @@ def test_bench_server_prints_its_figures() -> None:
     assert row["ratio_decisions"] == round(row["setback"]["decisions_per_s"] / row["echo"]["decisions_per_s"], 3)
     held = figures["hold"]
     assert held["connections"] == 12 and held["errors"] == 0
+    assert figures["build"] == compiled.STATUS  # which server was measured: compiled or Python
 
 
 def test_an_unknown_bot_is_named_before_the_count_is_checked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_compiled import EXPECTED
+
+from setback import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +37,18 @@ def test_wheel_installs_everything_under_setback(wheel: Path) -> None:
     assert "setback/cli.py" in names
 
 
+def test_wheel_holds_the_compiled_hot_path(wheel: Path) -> None:
+    """Built where a C compiler is (CI), the wheel holds each compiled module beside its source,
+    and the manifest that vouches for them; ``SETBACK_COMPILE=0`` builds plain Python."""
+    names = zipfile.ZipFile(wheel).namelist()
+    built = [n for n in names if n.endswith(".so") or n.endswith(".pyd")]
+    for module in compiled.MODULES:
+        source = "/".join(module.split(".")) + ".py"
+        assert source in names
+        assert any(n.startswith(source[:-3] + ".") for n in built) == (EXPECTED == "compiled"), module
+    assert ("setback/compiled.json" in names) == (EXPECTED == "compiled")
+
+
 def test_wheel_runs_the_command(wheel: Path, tmp_path: Path) -> None:
     """The unpacked wheel, first on the path, imports and runs ``setback --help``."""
     site = tmp_path / "site"
@@ -42,9 +57,10 @@ def test_wheel_runs_the_command(wheel: Path, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
         [sys.executable, "-c", "import setback.engine, setback.cli, sys; print(setback.engine.__file__); "
-         "sys.argv=['setback', '--help']; setback.cli.main()"],
+         "print(setback.compiled.STATUS); sys.argv=['setback', '--help']; setback.cli.main()"],
         check=False, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith(str(site))
+    assert done.stdout.splitlines()[1] == EXPECTED
     assert "match" in done.stdout

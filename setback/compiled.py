@@ -1,0 +1,103 @@
+"""The server's hot path, compiled with mypyc when the install could, and kept honest.
+
+``pip install`` compiles :data:`MODULES` with mypyc (``setup.py``; ``SETBACK_COMPILE=0``
+skips it, and an install that cannot compile keeps them as Python) and writes
+:data:`MANIFEST` beside this file: the SHA-256 of each module's source as compiled.
+At import, :func:`guard` trusts the compiled modules only while every source still
+matches its hash. Otherwise (a source edited since, a compile that failed half way, no
+compile at all) all of them are imported from their ``.py`` files: compiled modules call
+each other directly, so they are used all together or not at all.
+
+Only the standard library may be used here: ``setup.py`` loads this file to build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Final
+
+MODULES: Final = (
+    "setback.engine.actions",
+    "setback.engine.deck",
+    "setback.engine.events",
+    "setback.engine.game",
+    "setback.engine.state",
+    "setback.protocol.codec",
+    "setback.protocol.convert",
+    "setback.protocol.views",
+    "setback.server.app",
+    "setback.server.connection",
+    "setback.server.lobby",
+    "setback.server.seats",
+    "setback.server.table",
+)
+"""What runs for every decision a server handles (see ``setback bench server``)."""
+
+GROUP: Final = "setback._compiled"
+"""mypyc's name for the compiled group: its shared library is ``setback/_compiled__mypyc``."""
+
+MANIFEST: Final = "compiled.json"
+
+PACKAGE: Final = Path(__file__).resolve().parent
+
+
+def source_path(module: str, package: Path = PACKAGE) -> Path:
+    """The ``.py`` file of ``module`` (a name under ``setback.``) in the package folder ``package``."""
+    return package.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def source_hashes(package: Path = PACKAGE) -> dict[str, str]:
+    """Each module's name and the SHA-256 of its source (an empty string when it is missing)."""
+    hashes = {}
+    for module in MODULES:
+        try:
+            hashes[module] = hashlib.sha256(source_path(module, package).read_bytes()).hexdigest()
+        except OSError:
+            hashes[module] = ""
+    return hashes
+
+
+def status(package: Path = PACKAGE) -> str:
+    """``compiled``, or why the modules run as Python: ``not compiled`` or ``stale``
+    (a source changed since the compile: install again to compile it)."""
+    try:
+        manifest = json.loads((package / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return "not compiled"
+    if not isinstance(manifest, dict) or manifest.get("modules") != source_hashes(package):
+        return "stale"
+    return "compiled"
+
+
+class _FromSource(importlib.abc.MetaPathFinder):
+    """Finds each of :data:`MODULES` as its ``.py`` file, never as a compiled extension."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MODULES or not path:
+            return None
+        leaf = fullname.rpartition(".")[2] + ".py"
+        for folder in path:
+            source = Path(folder) / leaf
+            if source.is_file():
+                return importlib.util.spec_from_file_location(fullname, source)
+        return None
+
+
+STATUS: Final = status()
+"""This install's :func:`status`, read once at import."""
+
+
+def guard() -> None:
+    """Unless the compiled modules match their sources, import every one of them as Python."""
+    if STATUS != "compiled" and not any(isinstance(finder, _FromSource) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _FromSource())
