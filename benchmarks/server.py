@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(result))
         return
-    print(f"server hot path: {result['build']} (see README, Install)")
+    print(f"server hot path: {result['build']} (setback --version tells; README, Quick start)")
     print(f"{'tables':>6} {'ours dec/s':>11} {'echo dec/s':>11} {'ratio':>6} "
           f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6} "
           f"{'ours cpu/dec':>13} {'echo cpu/dec':>13}")

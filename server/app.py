@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import structlog
 
+from setback import compiled
 from setback.protocol import encode
 from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
@@ -64,7 +65,7 @@ class Server:
         self.store.name_holder(Holder(os.getpid(), self.config.host, self.port, self.config.local))
         log.info(
             "listening", host=self.config.host, port=self.port, name=self.config.name,
-            tls=self.config.tls_cert is not None, db=self.config.db or ":memory:",
+            tls=self.config.tls_cert is not None, db=self.config.db or ":memory:", hot_path=compiled.STATUS,
         )
 
     def mark_dirty(self, connection: Connection) -> None:

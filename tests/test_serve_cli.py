@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from wire import RawClient, play_until_over, running_server
 
+from setback import compiled
 from setback.cli import main
 from setback.server.store import Store
 
@@ -60,6 +61,7 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
         with process.stderr:
             logs = process.stderr.read().decode()
     assert '"event": "listening"' in logs and '"event": "stopped"' in logs
+    assert f'"hot_path": "{compiled.STATUS}"' in logs  # a host can tell whether it runs the compiled server
     assert db.exists()
 
 
