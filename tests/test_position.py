@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import random
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
 
+from setback import compiled
 from setback.engine import (
     Event,
     Game,
@@ -87,6 +89,30 @@ def test_clone_is_independent_and_plays_the_same() -> None:
     assert again.outcome == copy.outcome
     shared = random.Random(3)
     assert state.clone(shared).rng is shared and state.clone().rng is not state.rng
+
+
+def _slots_of_game_state() -> tuple[str, ...]:
+    """GameState's fields, from its source (compiled, the class has no ``__slots__``)."""
+    tree = ast.parse(compiled.source_path("setback.engine.state").read_text())
+    (slots,) = [
+        node.value for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
+    ]
+    names = ast.literal_eval(slots)
+    assert isinstance(names, tuple) and len(names) > 20
+    return names
+
+
+def test_clone_copies_every_field() -> None:
+    """clone names each field (a compiled GameState has no generic copy): none is forgotten."""
+    state = GameState(Rules(players=4, teams=2), 11, log=[])
+    for _ in range(9):
+        state.apply_action(state.legal_actions()[-1])
+    copy = state.clone()
+    for name in _slots_of_game_state():
+        if name not in {"log", "rng"}:
+            assert getattr(copy, name) == getattr(state, name), name
+    assert copy.log is None and copy.rng.getstate() == state.rng.getstate()
 
 
 @settings(max_examples=20, deadline=None)
