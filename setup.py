@@ -4,8 +4,8 @@ The modules of ``setback/compiled.py`` are compiled to C extensions (the CPU tim
 server spends in Python a decision falls by some 40%: ``setback bench server``) when mypyc
 and a C compiler are at hand; any failure leaves them as the Python they are, with a
 warning, and the install goes on. ``SETBACK_COMPILE=0`` skips compiling. A successful
-compile writes ``setback/compiled.json``, the hashes of the
-sources compiled, which the package checks before it trusts the extensions.
+compile writes ``setback/compiled.json``, the hashes of the sources compiled, which the
+package checks before it trusts the extensions.
 """
 
 from __future__ import annotations
