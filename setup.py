@@ -11,6 +11,7 @@ package checks before it trusts the extensions.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -24,6 +25,7 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 
 
+@functools.cache
 def _compiled_module() -> Any:
     """``setback/compiled.py``, loaded on its own (the package's dependencies may be missing)."""
     spec = importlib.util.spec_from_file_location("_setback_compiled", HERE / "setback" / "compiled.py")
@@ -65,8 +67,7 @@ class CompileHotPath(build_ext):
             return []
 
     def run(self) -> None:
-        compiled = _compiled_module()
-        manifest = Path(HERE if self.inplace else self.build_lib) / "setback" / compiled.MANIFEST
+        manifest = self._manifest()
         manifest.unlink(missing_ok=True)
         if not self.extensions or self.hashes is None:
             return
@@ -78,10 +79,12 @@ class CompileHotPath(build_ext):
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps({"modules": self.hashes}, indent=1) + "\n")
 
+    def _manifest(self) -> Path:
+        return Path(HERE if self.inplace else self.build_lib) / "setback" / _compiled_module().MANIFEST
+
     def get_outputs(self) -> list[str]:
-        manifest = Path(self.build_lib) / "setback" / _compiled_module().MANIFEST
         outputs: list[str] = super().get_outputs()
-        return [*outputs, str(manifest)] if self.extensions and not self.inplace else outputs
+        return [*outputs, str(self._manifest())] if self.extensions and not self.inplace else outputs
 
 
 setup(
