@@ -320,7 +320,7 @@ class Lobby:
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
             if row.options.get("local"):  # its client is gone: nobody can sit there again
-                self.store.close_table(row.id, row.game.actions if row.game else None)
+                self.store.close_table(row.id, row.game.id if row.game else None)
                 log.info("local_table_closed", table=row.id)
                 continue
             if self.config.local:
@@ -409,13 +409,13 @@ class Lobby:
         for table in self.tables.values():
             table.close()
             if self.config.local:
-                self.store.close_table(table.id, table.record)
+                self.store.close_table(table.id, table.game_id)
 
     def _tidy(self, table: Table) -> None:
         if table.may_close() and table.id in self.tables:
             del self.tables[table.id]
             table.close()
-            self.store.close_table(table.id, table.record)
+            self.store.close_table(table.id, table.game_id)
             log.info("table_closed", table=table.id)
             closed = encode(TableClosed(table=table.id))
             for peer in self.browsing:

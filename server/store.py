@@ -7,10 +7,13 @@ store is only written: ratings, the one thing read back, are cached in memory. W
 with ``synchronous=NORMAL`` survives a killed server process; a power cut may lose the
 last commits (spec.md, "Durability").
 
-The actions of games in play go to a journal, one row a turn holding every action the
-turn took at every table (one insert a turn, not one a decision, is what keeps recording
-cheap on the server's hot path); a finished or closed game is sealed: its actions move
-into its ``games`` row, and journal rows no unsealed game needs are deleted.
+The actions of every game go to an append-only journal, one row a turn holding every
+action the turn took at every table (one insert a turn, not one a decision, is what keeps
+recording cheap on the server's hot path). A game's row names the turns its actions span,
+``first_move`` to ``last_move`` (none while it is being played): reading a game reads those
+journal rows and keeps its own actions. Nothing is copied or deleted when a game ends, so
+a game's end costs its turn no more than any other turn. (Files of schema 3 and older kept
+a finished game's actions in its row, ``games.actions``; those games are read from there.)
 """
 
 from __future__ import annotations
@@ -37,11 +40,9 @@ try:
 except ImportError:  # Windows: no advisory locks; one server a file is then up to the user
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CHECKPOINT_SECONDS = 0.5
 """How often the server's checkpoint thread folds the WAL into the database file."""
-PRUNE_STEP = 256
-"""Journal rows (turns) no unsealed game needs are deleted in steps of at least this many."""
 
 _MOVES_TABLE = """
 CREATE TABLE IF NOT EXISTS moves (
@@ -65,7 +66,7 @@ CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
     seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
     started REAL NOT NULL, finished REAL, outcome TEXT,
-    first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
+    first_move INTEGER NOT NULL DEFAULT 0, actions TEXT, last_move INTEGER
 );
 CREATE TABLE IF NOT EXISTS hands (
     game_id INTEGER NOT NULL, number INTEGER NOT NULL, result TEXT NOT NULL, PRIMARY KEY (game_id, number)
@@ -102,6 +103,10 @@ def _json(value: object) -> str:
 
 _JOURNAL = "INSERT INTO journal VALUES (?, ?)"
 _journal_encoder = msgspec.json.Encoder()
+_journal_decoder = msgspec.json.Decoder(list[tuple[int, int, str, int | bool]])
+"""A journal row: game, seat, action, who chose it (older files may say false/true for 0/1)."""
+_IN_PLAY = "finished IS NULL AND actions IS NULL AND last_move IS NULL"
+"""A game still being played (or, at start-up, one to take back): not finished, not abandoned."""
 
 
 class StoreInUseError(OSError):
@@ -214,11 +219,9 @@ class Store:
         self._actions: list[tuple[int, int, str, int]] = []
         """This turn's actions at every table: game, seat, action, who chose it (:data:`BY_PLAYER`...)."""
         self._next_turn = int(self.db.execute(
-            "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), COALESCE((SELECT MAX(first_move) FROM games), 0))"
+            "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), "
+            "COALESCE((SELECT MAX(first_move) FROM games), 0), COALESCE((SELECT MAX(last_move) FROM games), 0))"
         ).fetchone()[0]) + 1
-        self._unsealed: dict[int, tuple[str, int]] = {}
-        """Each game whose actions are still in the journal: its table and its first journal turn."""
-        self._pruned = 0
         self._checkpointer: threading.Thread | None = None
         self._closing = threading.Event()
         self._claim: IO[bytes] | None = None
@@ -240,6 +243,8 @@ class Store:
             self._migrate_1_to_2()
         if version <= 2:
             self._migrate_2_to_3()
+        if version <= 3:
+            self._migrate_3_to_4()
 
     def _migrate_1_to_2(self) -> None:
         with self.db:
@@ -281,6 +286,13 @@ class Store:
             self.db.execute("UPDATE games SET first_move = 0 WHERE finished IS NOT NULL OR actions IS NOT NULL")
             self.db.execute("DROP TABLE moves")
             self.db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+
+    def _migrate_3_to_4(self) -> None:
+        """Games finished from now on name their last journal turn instead of copying their actions."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("ALTER TABLE games ADD COLUMN last_move INTEGER")
+            self.db.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         if not self._queue and not self._actions and self.wake is not None:
@@ -387,20 +399,19 @@ class Store:
             (table_id, row.seat, row.kind, row.name, row.token_hash, row.bot),
         )
 
-    def close_table(self, table_id: str, actions: list[Recorded] | None = None) -> None:
-        """The table is gone; ``actions``: those of its unfinished game, sealed into the game's row."""
+    def close_table(self, table_id: str, game_id: int | None) -> None:
+        """The table is gone; ``game_id``: its last game, which ends here if it had not
+        (kept, unfinished, as it stood)."""
         self._write("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
         self._write("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        for game_id, (table, _) in list(self._unsealed.items()):
-            if table == table_id:
-                self._seal(game_id, actions or [])
+        if game_id is not None:
+            self._write(f"UPDATE games SET last_move = ? WHERE id = ? AND {_IN_PLAY}", (self._next_turn, game_id))
 
     def start_game(
         self, table_id: str, number: int, seed: int, rules: dict[str, Any], players: list[str], rated: bool
     ) -> int:
         game_id = self._next_game
         self._next_game += 1
-        self._unsealed[game_id] = (table_id, self._next_turn)
         self._write(
             "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started, first_move) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -421,23 +432,13 @@ class Store:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
         self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result)))
 
-    def finish_game(
-        self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any], actions: list[Recorded],
-    ) -> None:
+    def finish_game(self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any]) -> None:
+        """The game is over: its outcome, and its last journal turn (this one, where its last action goes)."""
         self._write(
-            "UPDATE games SET finished = ?, outcome = ? WHERE id = ?", (time.time(), _json(outcome), game_id)
+            "UPDATE games SET finished = ?, outcome = ?, last_move = ? WHERE id = ?",
+            (time.time(), _json(outcome), self._next_turn, game_id),
         )
         self._write("UPDATE tables SET games_played = ? WHERE id = ?", (games_played, table_id))
-        self._seal(game_id, actions)
-
-    def _seal(self, game_id: int, actions: list[Recorded]) -> None:
-        """Keep the game's actions in its row; drop the journal prefix no unsealed game needs."""
-        self._write("UPDATE games SET actions = ? WHERE id = ?", (_json(actions), game_id))
-        self._unsealed.pop(game_id, None)
-        floor = min((first for _, first in self._unsealed.values()), default=self._next_turn)
-        if floor - self._pruned >= PRUNE_STEP:
-            self._write("DELETE FROM journal WHERE turn < ?", (floor,))
-            self._pruned = floor
 
     def add_chat(self, table_id: str | None, scope: str, sender: str, text: str) -> None:
         self._write(
@@ -452,8 +453,7 @@ class Store:
     # -- reads ------------------------------------------------------------------------------
 
     def open_tables(self) -> list[TableRow]:
-        """Every table not closed, with its seats and its unfinished game (whose journal rows
-        the store keeps from now on, until the game is sealed)."""
+        """Every table not closed, with its seats and its unfinished game."""
         self.commit()
         rows = []
         for table_id, number, name, options, games_played in self.db.execute(
@@ -466,14 +466,9 @@ class Store:
                 )
             ]
             unfinished = self.db.execute(
-                "SELECT id, first_move FROM games WHERE table_id = ? AND finished IS NULL AND actions IS NULL "
-                "ORDER BY id DESC LIMIT 1",
-                (table_id,),
+                f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
             ).fetchone()
-            game = None
-            if unfinished:
-                self._unsealed[unfinished[0]] = (table_id, unfinished[1])
-                game = self.game(unfinished[0])
+            game = self.game(unfinished[0]) if unfinished else None
             rows.append(TableRow(table_id, number, name, json.loads(options), games_played, seats, game))
         return rows
 
@@ -483,41 +478,57 @@ class Store:
         return int(row[0] or 0)
 
     def game(self, game_id: int) -> GameRow | None:
-        row = self.db.execute(
-            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, "
-            "actions FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        gid, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, sealed = row
-        if sealed is not None:
-            actions = [(seat, action, int(by)) for seat, action, by in json.loads(sealed)]
-        else:
-            actions = [
-                (seat, action, int(by))
-                for (turn,) in self.db.execute(
-                    "SELECT actions FROM journal WHERE turn >= ? ORDER BY turn", (first_move,)
-                )
-                for owner, seat, action, by in json.loads(turn)
-                if owner == game_id
-            ]
-        return GameRow(
-            gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,
-            json.loads(outcome) if outcome else None, actions,
-        )
+        games = self._games("WHERE id = ?", (game_id,))
+        return games[0] if games else None
 
     def finished_game_at(self, table_id: str) -> GameRow | None:
         """The first finished game of a table."""
-        row = self.db.execute(
-            "SELECT id FROM games WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,)
-        ).fetchone()
-        return self.game(row[0]) if row else None
+        games = self._games("WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,))
+        return games[0] if games else None
 
     def finished_games(self, limit: int | None = None) -> list[GameRow]:
-        query = "SELECT id FROM games WHERE finished IS NOT NULL ORDER BY id DESC"
-        ids = [r[0] for r in self.db.execute(query + (f" LIMIT {int(limit)}" if limit else ""))]
-        return [g for g in (self.game(i) for i in ids) if g is not None]
+        """The newest finished games first (every one, or the ``limit`` newest)."""
+        where = "WHERE finished IS NOT NULL ORDER BY id DESC"
+        return self._games(where + (" LIMIT ?" if limit else ""), (int(limit),) if limit else ())
+
+    def _games(self, where: str, args: tuple[Any, ...]) -> list[GameRow]:
+        """The games a ``WHERE ...`` clause picks, in its order, each with its actions."""
+        rows = self.db.execute(
+            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, "
+            f"last_move, actions FROM games {where}",
+            args,
+        ).fetchall()
+        actions = self._journal_actions({row[0]: (row[10], row[11]) for row in rows if row[12] is None})
+        for row in rows:
+            if row[12] is not None:  # a game a file of schema 3 or older finished: its actions in its row
+                actions[row[0]] = [(seat, action, int(by)) for seat, action, by in json.loads(row[12])]
+        return [
+            GameRow(
+                gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,
+                json.loads(outcome) if outcome else None, actions[gid],
+            )
+            for gid, table_id, number, seed, rules, players, rated, started, finished, outcome, *_ in rows
+        ]
+
+    def _journal_actions(self, spans: dict[int, tuple[int, int | None]]) -> dict[int, list[Recorded]]:
+        """Each game's actions, read from the journal turns it spans (first, last; last None
+        while it is played). Overlapping spans are read once: a file's every game, as an
+        export asks for, is one pass over the journal."""
+        found: dict[int, list[Recorded]] = {game_id: [] for game_id in spans}
+        merged: list[tuple[int, int]] = []
+        for first, last in sorted((first, sys.maxsize if last is None else last) for first, last in spans.values()):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+            else:
+                merged.append((first, last))
+        for first, last in merged:
+            for (turn,) in self.db.execute(
+                "SELECT actions FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
+            ):
+                for owner, seat, action, by in _journal_decoder.decode(turn):
+                    if owner in found:
+                        found[owner].append((seat, action, int(by)))
+        return found
 
     def ratings(self) -> list[tuple[str, float, int, int]]:
         return list(self.db.execute("SELECT player, rating, games, wins FROM ratings ORDER BY rating DESC, player"))

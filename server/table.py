@@ -472,7 +472,7 @@ class Table:
         assert game.outcome is not None and self.game_id is not None
         self._broadcast(GameOver(table=self.id, game=self.games_played, outcome=outcome_to_wire(game.outcome)))
         self.games_played += 1
-        self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome), self.record)
+        self.store.finish_game(self.game_id, self.id, self.games_played, plain(game.outcome))
         self.on_game_over(self, game)
         for seat in self.seats:
             seat.rating = self._rating(seat)

@@ -1,4 +1,4 @@
-"""The SQLite store: the move journal, sealing games, pruning, and opening an older file."""
+"""The SQLite store: the move journal, games read back from it, and opening an older file."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from setback.server.store import CHECKPOINT_SECONDS, PRUNE_STEP, SCHEMA_VERSION, Store
+from setback.server.store import CHECKPOINT_SECONDS, SCHEMA_VERSION, Store
 
 RULES = {"players": 2}
 Moves = list[tuple[int, str, int]]
@@ -29,7 +29,7 @@ def _journal(db: Path) -> int:
         return int(raw.execute("SELECT COALESCE(SUM(json_array_length(actions)), 0) FROM journal").fetchone()[0])
 
 
-def test_interleaved_games_read_back_in_order_before_and_after_sealing(tmp_path: Path) -> None:
+def test_interleaved_games_read_back_in_order_before_and_after_they_finish(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     store = Store(db)
     rng = random.Random(5)
@@ -39,7 +39,7 @@ def test_interleaved_games_read_back_in_order_before_and_after_sealing(tmp_path:
         row = store.game(game_id)
         assert row is not None and row.actions == moves
     finished = next(iter(games))
-    store.finish_game(finished, "t0", 1, {"winner": 0}, games[finished])
+    store.finish_game(finished, "t0", 1, {"winner": 0})
     store.commit()
     store.close()
     reopened = Store(db)
@@ -49,26 +49,33 @@ def test_interleaved_games_read_back_in_order_before_and_after_sealing(tmp_path:
         assert (row.finished is not None) == (game_id == finished)
 
 
-def test_the_journal_is_pruned_once_only_sealed_games_use_it(tmp_path: Path) -> None:
+def test_a_games_end_copies_and_deletes_nothing_and_every_game_reads_back(tmp_path: Path) -> None:
+    """Games end at staggered turns while others go on and new ones start: the journal keeps
+    every action once, and each game, one at a time or all in one pass, reads back its own."""
     db = tmp_path / "s.sqlite3"
     store = Store(db)
     rng = random.Random(9)
-    games: dict[int, Moves] = {store.start_game(f"t{i}", 0, i, RULES, ["a", "b"], False): [] for i in range(3)}
-    _play(store, games, rng, 600)
-    assert sum(len(m) for m in games.values()) > PRUNE_STEP
-    long_game, *short_games = games
-    for game_id in short_games:
-        store.finish_game(game_id, "t", 1, {}, games[game_id])
-    store.commit()
-    assert _journal(db) == sum(len(m) for m in games.values()), "the long game pins the journal"
-    store.finish_game(long_game, "t", 1, {}, games[long_game])
-    later: dict[int, Moves] = {store.start_game("t9", 1, 9, RULES, ["a", "b"], False): []}
-    _play(store, later, rng, 5)
-    store.commit()
-    assert _journal(db) == len(later[next(iter(later))]), "only the unsealed game's moves stay"
-    for game_id, moves in {**games, **later}.items():
+    everything: dict[int, Moves] = {}
+    playing: dict[int, Moves] = {}
+    for number in range(40):
+        if len(playing) < 4 or rng.random() < 0.3:
+            game_id = store.start_game(f"t{number % 4}", number, number, RULES, ["a", "b"], False)
+            playing[game_id] = everything[game_id] = []
+        _play(store, playing, rng, rng.randrange(1, 12))
+        if rng.random() < 0.5:
+            done = rng.choice(list(playing))
+            store.finish_game(done, "t", number, {"winner": 0})
+            del playing[done]
+        store.commit()
+    assert _journal(db) == sum(len(m) for m in everything.values()), "every action is journaled once"
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM games WHERE actions IS NOT NULL").fetchone()[0] == 0
+    finished = {g.id: g.actions for g in store.finished_games()}
+    assert finished == {g: m for g, m in everything.items() if g not in playing}
+    assert [g.id for g in store.finished_games(limit=3)] == sorted(finished, reverse=True)[:3]
+    for game_id, moves in everything.items():
         row = store.game(game_id)
-        assert row is not None and row.actions == moves
+        assert row is not None and row.actions == moves and (row.finished is None) == (game_id in playing)
 
 
 def test_a_closed_tables_unfinished_game_keeps_its_actions(tmp_path: Path) -> None:
@@ -77,10 +84,14 @@ def test_a_closed_tables_unfinished_game_keeps_its_actions(tmp_path: Path) -> No
     game_id = store.start_game("t1", 0, 3, RULES, ["a", "b"], False)
     moves: Moves = []
     _play(store, {game_id: moves}, random.Random(2), 20)
-    store.close_table("t1", moves)
+    store.close_table("t1", game_id)
+    later = store.start_game("t2", 0, 4, RULES, ["a", "b"], False)
+    _play(store, {later: []}, random.Random(3), 20)
     store.close()
-    row = Store(db).game(game_id)
+    reopened = Store(db)
+    row = reopened.game(game_id)
     assert row is not None and row.actions == moves and row.finished is None
+    assert [t.game for t in reopened.open_tables()] == [], "a closed table's game is not taken back"
 
 
 def test_a_restart_continues_the_journal_past_every_game_it_holds(tmp_path: Path) -> None:
@@ -109,6 +120,13 @@ _OLD_TABLES = """
         id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
         seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,"""
 """Schemas 1 and 2 alike, up to the rest of the games table (which each test writes)."""
+
+
+_GAMES_2_AND_3 = _OLD_TABLES + """
+        started REAL NOT NULL, finished REAL, outcome TEXT,
+        first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
+    );"""
+"""Schemas 2 and 3 alike, up to their other tables (which each test writes)."""
 
 
 def test_a_schema_1_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
@@ -148,10 +166,7 @@ def test_a_schema_2_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "two.sqlite3"
     with sqlite3.connect(db) as raw:
         raw.executescript(
-            _OLD_TABLES + """
-                started REAL NOT NULL, finished REAL, outcome TEXT,
-                first_move INTEGER NOT NULL DEFAULT 0, actions TEXT
-            );
+            _GAMES_2_AND_3 + """
             INSERT INTO meta VALUES ('schema', '2');
             CREATE TABLE moves (
                 game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
@@ -183,6 +198,35 @@ def test_a_schema_2_file_is_migrated_and_loses_nothing(tmp_path: Path) -> None:
     ]
     with sqlite3.connect(db) as raw:
         assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'moves'").fetchone()[0] == 0
+
+
+def test_a_schema_3_file_is_migrated_and_its_games_read_from_where_they_were_kept(tmp_path: Path) -> None:
+    """Schema 3 copied a finished game's actions into its row and pruned the journal behind
+    it; those games read from their rows, the unfinished one from the journal, and goes on."""
+    db = tmp_path / "three.sqlite3"
+    with sqlite3.connect(db) as raw:
+        raw.executescript(
+            _GAMES_2_AND_3 + """
+            INSERT INTO meta VALUES ('schema', '3');
+            CREATE TABLE journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL);
+            INSERT INTO tables VALUES ('t1', 1, 'a', '{}', 1, 0, NULL);
+            INSERT INTO games VALUES (1, 't1', 0, 7, '{}', '["a","b"]', 0, 0, 5, '{}', 0, '[[0,"pass",0]]');
+            INSERT INTO games VALUES (2, 't1', 1, 8, '{}', '["a","b"]', 0, 6, NULL, NULL, 3, NULL);
+            INSERT INTO journal VALUES (3, '[[2,1,"bid 2",0]]'), (4, '[[2,0,"pass",1]]');
+            """
+        )
+    store = Store(db)
+    assert [t.game.id for t in store.open_tables() if t.game] == [2]
+    store.add_action(2, 1, "play AS", 2)
+    store.finish_game(2, "t1", 2, {"winner": 1})
+    store.close()
+    reopened = Store(db)
+    assert [(g.id, g.actions) for g in reopened.finished_games()] == [
+        (2, [(1, "bid 2", 0), (0, "pass", 1), (1, "play AS", 2)]),
+        (1, [(0, "pass", 0)]),
+    ]
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == str(SCHEMA_VERSION)
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -217,3 +261,4 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
     row = Store(db).game(game_id)
     assert row is not None and row.actions == moves
+
