@@ -18,6 +18,7 @@ a finished game's actions in its row, ``games.actions``; those games are read fr
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import itertools
@@ -43,6 +44,12 @@ except ImportError:  # Windows: no advisory locks; one server a file is then up 
 SCHEMA_VERSION = 4
 CHECKPOINT_SECONDS = 0.5
 """How often the server's checkpoint thread folds the WAL into the database file."""
+CHECKPOINT_PASSES = 8
+"""Passes a checkpoint round makes at most, each folding what was committed during the one
+before. A pass that finds nothing new leaves the WAL all folded, and the next commit starts
+it over from its beginning. Under steady load no pass may find that: the writer then folds
+the few frames left itself, after its next commit (two syncs, a fraction of a millisecond
+on an SSD), or the WAL would grow for as long as the load lasts."""
 
 _MOVES_TABLE = """
 CREATE TABLE IF NOT EXISTS moves (
@@ -223,6 +230,8 @@ class Store:
             "COALESCE((SELECT MAX(first_move) FROM games), 0), COALESCE((SELECT MAX(last_move) FROM games), 0))"
         ).fetchone()[0]) + 1
         self._checkpointer: threading.Thread | None = None
+        self._fold_rest = False
+        """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
         self._closing = threading.Event()
         self._claim: IO[bytes] | None = None
         self._ratings = {
@@ -317,6 +326,10 @@ class Store:
             self.db.execute("BEGIN")
             for sql, rows in itertools.groupby(batch, key=operator.itemgetter(0)):
                 self.db.executemany(sql, [args for _, args in rows])
+        if self._fold_rest:  # the checkpoint thread could not catch up: fold the frames it left
+            self._fold_rest = False
+            with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def commit(self) -> None:
         """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
@@ -367,7 +380,14 @@ class Store:
         try:
             while not self._closing.wait(CHECKPOINT_SECONDS):
                 try:
-                    other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    seen = -1
+                    for _ in range(CHECKPOINT_PASSES):  # each folds what was committed during the one before
+                        logged = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+                        if logged == seen:
+                            break  # all folded, nothing committed meanwhile: the next commit starts the WAL over
+                        seen = logged
+                    else:
+                        self._fold_rest = True  # commits kept coming: the writer folds the rest itself
                 except sqlite3.Error:
                     continue  # busy or briefly unwritable: the next round tries again, commits go on
         finally:

@@ -262,3 +262,19 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
     row = Store(db).game(game_id)
     assert row is not None and row.actions == moves
 
+
+def test_the_wal_starts_over_while_commits_never_pause(tmp_path: Path) -> None:
+    """A server that is never idle still reuses its WAL: it does not grow with all it ever wrote."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    store.start_checkpoints()
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    commits = 0
+    deadline = time.monotonic() + 4 * CHECKPOINT_SECONDS
+    while time.monotonic() < deadline:
+        store.add_action(game_id, commits % 2, f"play {commits % 52}", 0)
+        store.commit()
+        commits += 1
+    wal = Path(f"{db}-wal").stat().st_size
+    assert wal < commits * 4096 / 2, f"{commits} commits of a page or more, and the WAL holds {wal} bytes"
+    store.close()
