@@ -34,6 +34,7 @@ class Server:
         self.store = Store(self.config.db)
         self.store.wake = self._end_turn_soon
         self.lobby = Lobby(self.config, self.store)
+        self.lobby.wake = self._end_turn_soon
         self.connections: set[Connection] = set()
         self.passwords = PasswordGuard()
         self._dirty: list[Connection] = []
@@ -81,13 +82,15 @@ class Server:
             asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
-        """End of a turn: commit its records in one transaction, then write its messages.
+        """End of a turn: send the table updates put off to it, commit its records in one
+        transaction, then write its messages.
 
         The disk is always ahead of the wire. (A writer thread was tried: the hand-off cost
         more than the commit, which in WAL mode without fsync is cheap.) A commit that fails,
         for whatever reason, leaves the games ahead of the disk: the server stops, telling
         everyone, rather than play on what it could not record.
         """
+        self.lobby.publish()  # the turn's table updates, before the turn is over (and what it sent, flushed)
         self._flush_scheduled = False
         dirty, self._dirty = self._dirty, []
         try:

@@ -73,6 +73,10 @@ class Lobby:
     peers: set[Peer] = field(default_factory=set)
     where: dict[Peer, Table] = field(default_factory=dict)
     browsing: set[Peer] = field(default_factory=set)
+    wake: Callable[[], None] = field(default=lambda: None)
+    """Called when a table update is put off to the end of the turn, which sends it (:meth:`publish`)."""
+    _due: dict[str, Table] = field(default_factory=dict)
+    """Tables whose update waits for the end of the turn: one update a table a turn."""
     """The greeted peers at no table: each table's updates reach them."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
@@ -381,14 +385,33 @@ class Lobby:
 
     # -- what the lobby sees ------------------------------------------------------------------------
 
-    def _changed(self, table: Table, told: Peer | None = None) -> None:
-        """Tell the lobby, and everyone at the table, what the table looks like now
-        (``told``: a peer that has just heard it in a reply)."""
+    def _changed(self, table: Table, soon: bool = False, told: Peer | None = None) -> None:
+        """Tell the lobby, and everyone at the table, what the table looks like now; with
+        ``soon``, at the end of the turn (the seats' readiness and a game's start or end:
+        the four ``ready`` of a new game and its start are one update, not five).
+        ``told``: a peer that has just heard it in a reply."""
         if self.tables.get(table.id) is not table:
             return  # being made (or gone): nobody is to hear of it yet
         if table.may_close():
             self._tidy(table)
             return
+        if soon:
+            if not self._due:
+                self.wake()
+            self._due[table.id] = table
+            return
+        self._due.pop(table.id, None)  # this update says it all
+        self._tell(table, told)
+
+    def publish(self) -> None:
+        """End of a turn: send the table updates put off to it."""
+        if self._due:
+            due, self._due = self._due, {}
+            for table in due.values():
+                if self.tables.get(table.id) is table:
+                    self._tell(table, None)
+
+    def _tell(self, table: Table, told: Peer | None) -> None:
         line = encode(TableUpdate(table=table.info()))
         for peer in self.browsing:
             if peer is not told:

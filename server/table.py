@@ -56,8 +56,9 @@ class Table:
 
     id: str
     options: TableOptions
-    on_change: Callable[[Table], None]
-    """Called whenever what the lobby shows of the table changes."""
+    on_change: Callable[[Table, bool], None]
+    """Called whenever what the lobby shows of the table changes (True: telling it may wait
+    for the end of the turn)."""
     store: Store
     on_game_over: Callable[[Table, Game], None] = lambda table, game: None
     """Called once a game is decided and recorded (ratings)."""
@@ -196,7 +197,7 @@ class Table:
             log.info("seat_taken_back", table=self.id, seat=seat.index)
         else:
             seat.ready = ready
-        self._changed()
+        self._changed(soon=True)
 
     def leave(self, peer: Peer) -> None:
         """The peer leaves its seat (a stand-in bot finishes a game in play) or stops watching."""
@@ -329,7 +330,7 @@ class Table:
         )
         self._broadcast(started)
         log.info("game_started", table=self.id, game=self.games_played, players=names)
-        self._changed()
+        self._changed(soon=True)
         self._advance()
 
     def restore(self, row: TableRow) -> None:
@@ -482,7 +483,7 @@ class Table:
         for seat in self.seats:
             if seat.kind != "builtin" and seat.bot is not None and seat.peer is None:
                 self._empty(seat)
-        self._changed()
+        self._changed(soon=True)
         self._play_on_soon()
 
     def _only_bots_watched(self) -> bool:
@@ -577,10 +578,11 @@ class Table:
 
     # -- sending --------------------------------------------------------------------------------
 
-    def _changed(self) -> None:
-        """Seats, players or spectators may have changed: forget who hears the table, tell the lobby."""
+    def _changed(self, soon: bool = False) -> None:
+        """Seats, players or spectators may have changed: forget who hears the table, tell the
+        lobby (``soon``: at the end of the turn will do)."""
         self._audience = self._listening = None
-        self.on_change(self)
+        self.on_change(self, soon)
 
     def _recipients(self) -> list[tuple[Peer, int | None]]:
         """Each connected player with its seat, then each spectator with None."""

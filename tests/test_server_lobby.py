@@ -8,7 +8,7 @@ from test_server_errors import greeted
 from wire import RawClient, running_server
 
 from setback.protocol import MAX_SERVER_LINE_BYTES, Code, encode
-from setback.protocol.messages import Clock, SeatInfo, TableInfo, Tables, WireRules
+from setback.protocol.messages import Clock, Ready, SeatInfo, TableInfo, Tables, WireRules
 from setback.server.lobby import LISTED_TABLES
 
 
@@ -145,3 +145,32 @@ def test_the_largest_table_info_times_the_listed_tables_fits_a_server_line() -> 
     )
     reply = encode(Tables(id="x" * 40, tables=[info] * LISTED_TABLES))
     assert len(reply) <= MAX_SERVER_LINE_BYTES
+
+
+async def test_readiness_changed_many_times_in_one_turn_is_told_once() -> None:
+    """Table updates for readiness wait for the end of the server's turn: a player flipping
+    ``ready`` six times in one write makes one update for the lobby and the table, not six,
+    and it tells the last state."""
+    async with running_server() as server:
+        browser, host = [await RawClient.connect(server.port) for _ in range(2)]
+        for client, name in zip([browser, host], ["browser", "host"], strict=True):
+            await client.hello(name, kind="human")
+        await host.send(type="create_table", id=1, rules={"players": 2})
+        table = (await host.expect("table", id=1))["table"]["table"]
+        await host.send(type="join", id=2, table=table, seat=0)
+        await host.expect("joined", id=2)
+        await settled(browser, 1)
+        await settled(host, 2)
+        heard_before = {client: len(updates_of(client, table)) for client in (browser, host)}
+        flips = [encode(Ready(id=f"r{i}", ready=i % 2 == 0)) for i in range(6)]  # the last says not ready
+        await host.send_raw(b"".join(flips))
+        for i in range(6):
+            await host.expect("ok", id=f"r{i}")
+        await settled(browser, 3)
+        await settled(host, 4)
+        for client in (browser, host):
+            heard = updates_of(client, table)[heard_before[client]:]
+            assert len(heard) == 1, f"{client}: {len(heard)} updates for one turn"
+            assert heard[0]["seats"][0]["ready"] is False
+        for client in (browser, host):
+            await client.close()
