@@ -73,11 +73,11 @@ class Lobby:
     peers: set[Peer] = field(default_factory=set)
     where: dict[Peer, Table] = field(default_factory=dict)
     browsing: set[Peer] = field(default_factory=set)
+    """The greeted peers at no table: each table's updates reach them."""
     wake: Callable[[], None] = field(default=lambda: None)
     """Called when a table update is put off to the end of the turn, which sends it (:meth:`publish`)."""
     _due: dict[str, Table] = field(default_factory=dict)
     """Tables whose update waits for the end of the turn: one update a table a turn."""
-    """The greeted peers at no table: each table's updates reach them."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
