@@ -404,12 +404,16 @@ class Lobby:
         self._tell(table, told)
 
     def publish(self) -> None:
-        """End of a turn: send the table updates put off to it."""
+        """End of a turn: send the table updates put off to it. A bug telling one table's
+        loses that update only, never the turn's commit and messages (the server's flush)."""
         if self._due:
             due, self._due = self._due, {}
             for table in due.values():
                 if self.tables.get(table.id) is table:
-                    self._tell(table, None)
+                    try:
+                        self._tell(table, None)
+                    except Exception:
+                        log.exception("table_update_failed", table=table.id)
 
     def _tell(self, table: Table, told: Peer | None) -> None:
         line = encode(TableUpdate(table=table.info()))
