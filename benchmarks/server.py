@@ -24,6 +24,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,8 +72,9 @@ class Tally:
 # -- the servers under test -------------------------------------------------------------
 
 
-def _serve(kind: str) -> None:
-    """Child process: run the server (or the echo) on a free loopback port, print the port."""
+def _serve(kind: str, folder: str | None) -> None:
+    """Child process: run the server (or the echo) on a free loopback port, print the port;
+    the server records to a file in ``folder``, which the parent made and removes."""
     from setback import logs
     from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
@@ -81,7 +83,7 @@ def _serve(kind: str) -> None:
 
     async def main() -> None:
         if kind == "setback":  # as shipped: every decision recorded in a SQLite file before it is answered
-            db = tempfile.mkdtemp(prefix="setback-bench-") + "/bench.sqlite3"
+            db = str(Path(folder or tempfile.mkdtemp(prefix="setback-bench-")) / "bench.sqlite3")
             server = Server(
                 ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
             )
@@ -120,12 +122,19 @@ def _run(coro: Any) -> None:
 
 class ServerProcess:
     def __init__(self, kind: str) -> None:
+        self.folder = tempfile.mkdtemp(prefix="setback-bench-") if kind == "setback" else None
+        """The server's records file lives here, and goes with it (a run writes hundreds of MB)."""
+        argv = [sys.executable, "-m", "setback.benchmarks.server", "--serve", kind]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "setback.benchmarks.server", "--serve", kind],
+            argv + (["--folder", self.folder] if self.folder else []),
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         )
         assert self.process.stdout is not None
-        self.port = int(self.process.stdout.readline())
+        try:
+            self.port = int(self.process.stdout.readline())
+        except ValueError:
+            self.stop()
+            raise RuntimeError(f"the {kind} server under test did not start") from None
 
     def cpu_seconds(self) -> float | None:
         """User plus system CPU time of the server process, all threads; None off Linux."""
@@ -142,6 +151,8 @@ class ServerProcess:
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # -- the harness -----------------------------------------------------------------------------
@@ -339,9 +350,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="measuring time per run (default 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--serve", choices=["setback", "echo"], help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        _serve(args.serve)
+        _serve(args.serve, args.folder)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     result = run(args.tables, max(0, args.hold), args.seconds)

@@ -162,13 +162,15 @@ def test_bench_engine_prints_its_figures() -> None:
     assert "ratio_setback_over_openspiel" in figures or "openspiel" in figures
 
 
-def test_bench_server_prints_its_figures() -> None:
-    """A short run end to end: both servers in their own processes, figures for each, ratios."""
+def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
+    """A short run end to end: both servers in their own processes, figures for each, ratios;
+    the records files the server under test wrote are gone with it."""
     done = subprocess.run(
         [sys.executable, "-m", "setback", "bench", "server",
          "--tables", "2", "--hold", "3", "--seconds", "0.4", "--json"],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True, text=True, check=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)},
     )
+    assert list(tmp_path.iterdir()) == [], "a benchmark leaves no records file behind"
     figures = json.loads(done.stdout)
     (row,) = figures["rows"]
     for side in ("setback", "echo"):
