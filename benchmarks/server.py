@@ -83,7 +83,8 @@ def _serve(kind: str, folder: str | None) -> None:
 
     async def main() -> None:
         if kind == "setback":  # as shipped: every decision recorded in a SQLite file before it is answered
-            db = str(Path(folder or tempfile.mkdtemp(prefix="setback-bench-")) / "bench.sqlite3")
+            assert folder is not None, "ServerProcess makes the folder"
+            db = str(Path(folder) / "bench.sqlite3")
             server = Server(
                 ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
             )

@@ -54,7 +54,6 @@ tenth of the time left)."""
 MIN_DECISION_SECONDS = 0.01
 
 
-
 @dataclass(frozen=True, slots=True)
 class Limits:
     """A table's clock: the seconds a seat may take for one decision (None: no limit)."""

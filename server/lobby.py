@@ -176,7 +176,8 @@ class Lobby:
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
         limit = self.config.max_tables_awaiting_address
-        if sum(1 for t in self.tables.values() if t.creator is not None and t.creator.host == peer.host) >= limit:
+        same_address = (t for maker, made in self.made.items() if maker.host == peer.host for t in made)
+        if sum(1 for t in same_address if t.creator is not None) >= limit:
             raise RefusedError(
                 Code.TABLE_FULL, f"{limit} tables made from {peer.host} wait for their makers: go to one first"
             )

@@ -115,6 +115,28 @@ async def test_a_table_waits_for_its_maker_who_may_have_a_few_waiting() -> None:
             await client.close()
 
 
+async def test_tables_waiting_for_their_makers_are_counted_per_address_too() -> None:
+    """Connections from one address share a cap on the tables that wait for their makers;
+    a table its maker has gone to counts no more."""
+    async with running_server(max_tables_awaiting_maker=3, max_tables_awaiting_address=4) as server:
+        first, second = await greeted(server.port, "first"), await greeted(server.port, "second")
+        made = []
+        for i in range(3):
+            await first.send(type="create_table", id=i, rules={"players": 2})
+            made.append((await first.expect("table", id=i))["table"]["table"])
+        await second.send(type="create_table", id=1, rules={"players": 2})
+        await second.expect("table", id=1)
+        await second.send(type="create_table", id=2, rules={"players": 2})
+        refused = await second.expect("error", id=2)
+        assert refused["code"] == Code.TABLE_FULL and "wait for their makers" in refused["message"]
+        await first.send(type="spectate", id=3, table=made[0])
+        await first.expect("spectating", id=3)
+        await second.send(type="create_table", id=4, rules={"players": 2})
+        await second.expect("table", id=4)
+        for client in (first, second):
+            await client.close()
+
+
 async def test_a_tables_reply_lists_at_most_256_waiting_first_and_fits_a_line() -> None:
     many = {"max_tables_awaiting_maker": 400, "max_tables_awaiting_address": 400, "message_burst": 10**6}
     async with running_server(**many) as server:
