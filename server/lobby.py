@@ -51,7 +51,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import Store, stood_in_seats, token_hash
+from setback.server.store import Store, token_hash
 from setback.server.table import Table
 
 LISTED_TABLES = 256
@@ -349,7 +349,7 @@ class Lobby:
         rules = game.rules
         names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
         sides = [rules.side_of(s) for s in range(rules.players)]
-        update_ratings(self.store, names, sides, game.outcome.winner, stood_in_seats(table.record))
+        update_ratings(self.store, names, sides, game.outcome.winner, frozenset(table.stood_in))
 
     def _table_of(self, peer: Peer) -> Table:
         table = self.where.get(peer)

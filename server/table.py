@@ -40,7 +40,7 @@ from setback.protocol.views import WireViews
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
 from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOptions, builtin_bot
-from setback.server.store import BY_CLOCK, BY_PLAYER, BY_STAND_IN, Recorded, SeatRow, Store, TableRow, token_hash
+from setback.server.store import BY_CLOCK, BY_PLAYER, BY_STAND_IN, SeatRow, Store, TableRow, stood_in_seats, token_hash
 
 log = structlog.get_logger("setback.table")
 QUIET_THINK_SECONDS = 0.01
@@ -66,8 +66,9 @@ class Table:
     seats: list[Seat] = field(default_factory=list)
     spectators: set[Peer] = field(default_factory=set)
     game: Game | None = None
-    record: list[Recorded] = field(default_factory=list)
-    """The game's actions as stored: seat, action, who chose it (:data:`BY_PLAYER`...)."""
+    stood_in: set[int] = field(default_factory=set)
+    """The seats a stand-in bot played a decision of this game for (their ratings keep out of
+    it). The game's actions themselves are the engine's and the journal's: kept once."""
     games_played: int = 0
     broken: bool = False
     creator: Peer | None = None
@@ -364,7 +365,7 @@ class Table:
             game.apply(parse_action(text))
         self.game_id = row.game.id
         self._begin(game)
-        self.record = list(row.game.actions)
+        self.stood_in = set(stood_in_seats(row.game.actions))
         self._sent = game.event_count
         assert self._views is not None
         for event in game.events:
@@ -377,7 +378,7 @@ class Table:
 
     def _begin(self, game: Game) -> None:
         self.game = game
-        self.record = []
+        self.stood_in = set()
         self._sent = 0
         self._views = WireViews(game.rules)
 
@@ -413,7 +414,8 @@ class Table:
         self._clear_pending()
         text = ACTION_TEXT[action.code]
         self.store.add_action(self.game_id, seat, text, by)
-        self.record.append((seat, text, by))
+        if by == BY_STAND_IN:
+            self.stood_in.add(seat)
         self._advance()
 
     def _clear_pending(self) -> None:

@@ -133,10 +133,11 @@ async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
     await watcher.expect("game_started", timeout=10)
     await watcher.expect("event", timeout=10)
     table = server.lobby.tables[table_id]
-    moves = len(table.record)
+    assert table.game is not None
+    moves = len(table.game.actions)
     await server.stop()
     await asyncio.sleep(0.4)  # twice the pace: a move left waiting would have been made
-    assert len(table.record) == moves and table.pending is None and not table.broken
+    assert len(table.game.actions) == moves and table.pending is None and not table.broken
     await watcher.close()
 
 
@@ -184,7 +185,8 @@ async def test_a_table_of_bots_made_to_be_watched_is_watched_from_its_first_move
             kinds.append((await watcher.expect("event", timeout=10))["event"]["kind"])
         assert kinds[0] == "cards_drawn", "the watcher sees the draw for first dealer"
         assert "snapshot" not in {m["type"] for m in watcher.received}, "nothing was missed: no catching up"
-        assert len(server.lobby.tables[table_id].record) <= 2, "the bots keep to the pace from the first move"
+        game = server.lobby.tables[table_id].game
+        assert game is not None and len(game.actions) <= 2, "the bots keep to the pace from the first move"
         await watcher.send(type="create_table", id=2, bots=["random"] * 4, spectate=True)
         assert (await watcher.expect("error", id=2))["code"] == "already_seated"
         assert len(server.lobby.tables) == 1, "a refused create makes no table"

@@ -20,7 +20,7 @@ from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import export_record, stood_in
-from setback.server.store import StoreInUseError
+from setback.server.store import BY_CLOCK, Recorded, StoreInUseError
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
@@ -286,6 +286,7 @@ async def test_a_game_without_a_hand_limit_stops_once_nobody_plays_it() -> None:
                 stand_in = export_record(game)["server"]["stand_in_actions"]
                 assert stand_in and {game.actions[i][0] for i in stand_in} == {1}
                 assert stood_in(game) == [f"leaver{hand_limit}"]
+                assert table.stood_in == {1}, "the table knows it too: the game's rating leaves seat 1 out"
             await player.close()
         await lobby.close()
 
@@ -337,6 +338,13 @@ async def test_everyone_hears_whose_turn_it_is_and_on_what_clock() -> None:
             await client.close()
 
 
+def recorded(server: Server, game_id: int) -> list[Recorded]:
+    """The actions the server has committed of a game: seat, action, who chose it."""
+    game = server.store.game(game_id)
+    assert game is not None
+    return game.actions
+
+
 async def _restarted(db: Path, **settings: Any) -> Server:
     server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), **settings))
     await server.start()
@@ -375,14 +383,15 @@ async def test_after_a_restart_the_clock_waits_for_the_player_to_be_back(tmp_pat
     try:
         await asyncio.sleep(1.0)  # twice the clock: nobody is back yet
         table = server.lobby.tables[table_id]
-        assert not any(timed_out for _, _, timed_out in table.record)
+        assert table.game_id is not None
+        assert not any(by == BY_CLOCK for _, _, by in recorded(server, table.game_id))
         back = await greeted(server.port, f"back{who}", token=token)
         again = await back.expect("decide", timeout=5)
         assert again["view"]["legal"] == decide["view"]["legal"]
         assert 0 < again["clock"]["remaining_ms"] <= 500
         while (await back.expect("event", timeout=5))["event"]["kind"] != "timed_out":  # and now it runs
             pass
-        assert table.record[0] == (who, again["view"]["legal"][0], True)
+        assert recorded(server, table.game_id)[0] == (who, again["view"]["legal"][0], BY_CLOCK)
         await back.close()
     finally:
         await server.stop()
@@ -585,9 +594,10 @@ async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -
         search.decide = noting  # type: ignore[method-assign]
         await player.close()  # its token holds the seat: the game goes on, a stand-in playing it
         await asyncio.sleep(0.3)
-        moves = len(table.record)
+        assert table.game is not None
+        moves = len(table.game.actions)
         await asyncio.sleep(1.0)
-        assert 1 <= len(table.record) - moves <= 1.0 / pace + 2
+        assert 1 <= len(table.game.actions) - moves <= 1.0 / pace + 2
         assert given and set(given) == {0.01}
 
 
