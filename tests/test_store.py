@@ -7,6 +7,9 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
+import setback.server.store as store_module
 from setback.server.store import CHECKPOINT_SECONDS, SCHEMA_VERSION, Store
 
 RULES = {"players": 2}
@@ -263,14 +266,16 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
     assert row is not None and row.actions == moves
 
 
-def test_the_wal_starts_over_while_commits_never_pause(tmp_path: Path) -> None:
-    """A server that is never idle still reuses its WAL: it does not grow with all it ever wrote."""
+def test_the_wal_starts_over_while_commits_never_pause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that is never idle still reuses its WAL: it does not grow with all it ever wrote.
+    (Rounds every half second here, to keep the test short: how often they come is not what it checks.)"""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 0.5)
     db = tmp_path / "s.sqlite3"
     store = Store(db)
     store.start_checkpoints()
     game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
     commits = 0
-    deadline = time.monotonic() + 4 * CHECKPOINT_SECONDS
+    deadline = time.monotonic() + 4 * 0.5
     while time.monotonic() < deadline:
         store.add_action(game_id, commits % 2, f"play {commits % 52}", 0)
         store.commit()
