@@ -269,13 +269,14 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
 def test_the_wal_starts_over_while_commits_never_pause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that is never idle still reuses its WAL: it does not grow with all it ever wrote.
     (Rounds every half second here, to keep the test short: how often they come is not what it checks.)"""
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 0.5)
+    rounds_every = 0.5
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", rounds_every)
     db = tmp_path / "s.sqlite3"
     store = Store(db)
     store.start_checkpoints()
     game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
     commits = 0
-    deadline = time.monotonic() + 4 * 0.5
+    deadline = time.monotonic() + 4 * rounds_every
     while time.monotonic() < deadline:
         store.add_action(game_id, commits % 2, f"play {commits % 52}", 0)
         store.commit()
