@@ -12,8 +12,12 @@ or ``game_over`` after a game's last act; for the echo, from send to echo), the 
 process's CPU time per decision (user and system, all its threads, read from ``/proc`` on
 Linux), protocol errors, and the server's resident memory per connected bot.
 
+With ``--repeat N`` each table count is measured N times, ours then the echo each time, and
+every figure printed is the median over the runs (each ratio the median of the runs' own
+ratios); the JSON keeps every run. On a shared machine one run's p99 can be off by a third.
+
 Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
-[--hold 500] [--seconds 5] [--json]``.
+[--hold 500] [--seconds 5] [--repeat 1] [--json]``.
 """
 
 from __future__ import annotations
@@ -309,20 +313,58 @@ def memory_per_bot(tables: int, seconds: float) -> dict[str, Any]:
         server.stop()
 
 
-def run(table_counts: list[int], hold: int, seconds: float) -> dict[str, Any]:
+def _pair(tables: int, seconds: float) -> dict[str, Any]:
+    """One run of each server at ``tables`` tables, ours first, and the ratios of the two."""
+    ours = measure("setback", tables, seconds)
+    echo = measure("echo", tables, seconds)
+    return {
+        "setback": ours,
+        "echo": echo,
+        "ratio_decisions": round(ours["decisions_per_s"] / max(echo["decisions_per_s"], 1), 3),
+        "ratio_p99": round(ours["p99_ms"] / max(echo["p99_ms"], 1e-6), 3),
+    }
+
+
+def _median(values: list[Any]) -> Any:
+    """The middle value (of an even count, the lower middle: a figure some run measured)."""
+    known = sorted(v for v in values if v is not None)
+    return known[(len(known) - 1) // 2] if known else None
+
+
+def _row(tables: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table count's figures: with one run, that run's; with more, each figure's median
+    over the runs, each ratio the median of the runs' own ratios (the servers of a run
+    shared the machine's moment), and every run as it came."""
+    row: dict[str, Any] = {"tables": tables}
+    for side in ("setback", "echo"):
+        row[side] = {key: _median([pair[side][key] for pair in pairs]) for key in pairs[0][side]}
+    for ratio in ("ratio_decisions", "ratio_p99"):
+        row[ratio] = _median([pair[ratio] for pair in pairs])
+    if len(pairs) > 1:
+        row["runs"] = pairs
+    return row
+
+
+def run(table_counts: list[int], hold: int, seconds: float, repeat: int = 1) -> dict[str, Any]:
     rows = []
     for tables in table_counts:
-        ours = measure("setback", tables, seconds)
-        echo = measure("echo", tables, seconds)
-        rows.append({
-            "tables": tables,
-            "setback": ours,
-            "echo": echo,
-            "ratio_decisions": round(ours["decisions_per_s"] / max(echo["decisions_per_s"], 1), 3),
-            "ratio_p99": round(ours["p99_ms"] / max(echo["p99_ms"], 1e-6), 3),
-        })
+        rows.append(_row(tables, [_pair(tables, seconds) for _ in range(repeat)]))
     held = memory_per_bot(hold, seconds) if hold else None
-    return {"benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "rows": rows, "hold": held}
+    return {
+        "benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "repeat": repeat, "rows": rows,
+        "hold": held,
+    }
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    return value
 
 
 def table_counts(text: str) -> list[int]:
@@ -349,6 +391,10 @@ def main(argv: list[str] | None = None) -> None:
         "--hold", type=int, default=500, help="tables to hold for the memory and error check (default 500; 0: none)"
     )
     parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="measuring time per run (default 5)")
+    parser.add_argument(
+        "--repeat", type=at_least_one, default=1,
+        help="runs of both servers at each table count, alternating; figures are medians (default 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--serve", choices=["setback", "echo"], help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
@@ -357,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
         _serve(args.serve, args.folder)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    result = run(args.tables, max(0, args.hold), args.seconds)
+    result = run(args.tables, max(0, args.hold), args.seconds, args.repeat)
     if args.json:
         print(json.dumps(result))
         return
@@ -371,6 +417,12 @@ def main(argv: list[str] | None = None) -> None:
               f"{row['ratio_decisions']:>6} {ours['p50_ms']:>8}ms {ours['p99_ms']:>8}ms {echo['p99_ms']:>8}ms "
               f"{row['ratio_p99']:>6} {ours['errors']:>6} "
               f"{_micros(ours['server_cpu_us_per_decision']):>13} {_micros(echo['server_cpu_us_per_decision']):>13}")
+    for row in result["rows"]:
+        if "runs" in row:
+            ratios = [pair["ratio_decisions"] for pair in row["runs"]]
+            p99x = [pair["ratio_p99"] for pair in row["runs"]]
+            print(f"{row['tables']} tables, medians of {len(p99x)} runs (ours, then the echo, each time): "
+                  f"ratio {min(ratios)} to {max(ratios)}, p99 x {min(p99x)} to {max(p99x)}")
     if result["hold"]:
         held = result["hold"]
         print(f"held {held['connections']} connections: {held['decisions_per_s']} decisions/s, "

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from setback import compiled
+from setback.benchmarks import server as bench_server
 from setback.bots import seat
 from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
@@ -163,25 +164,48 @@ def test_bench_engine_prints_its_figures() -> None:
 
 
 def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
-    """A short run end to end: both servers in their own processes, figures for each, ratios;
-    the records files the server under test wrote are gone with it."""
+    """A short run end to end, twice: both servers in their own processes, figures for each,
+    ratios, medians over the runs; the records files the server under test wrote are gone with it."""
     done = subprocess.run(
         [sys.executable, "-m", "setback", "bench", "server",
-         "--tables", "2", "--hold", "3", "--seconds", "0.4", "--json"],
+         "--tables", "2", "--hold", "3", "--seconds", "0.4", "--repeat", "2", "--json"],
         capture_output=True, text=True, check=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert list(tmp_path.iterdir()) == [], "a benchmark leaves no records file behind"
     figures = json.loads(done.stdout)
     (row,) = figures["rows"]
-    for side in ("setback", "echo"):
-        assert row[side]["decisions_per_s"] > 0 and row[side]["errors"] == 0
-        assert row[side]["p50_ms"] <= row[side]["p99_ms"]
-        if sys.platform == "linux":
-            assert row[side]["server_cpu_us_per_decision"] > 0
-    assert row["ratio_decisions"] == round(row["setback"]["decisions_per_s"] / row["echo"]["decisions_per_s"], 3)
+    assert figures["repeat"] == 2 and len(row["runs"]) == 2
+    for run in row["runs"]:
+        for side in ("setback", "echo"):
+            assert run[side]["decisions_per_s"] > 0 and run[side]["errors"] == 0
+            assert run[side]["p50_ms"] <= run[side]["p99_ms"]
+            if sys.platform == "linux":
+                assert run[side]["server_cpu_us_per_decision"] > 0
+        assert run["ratio_decisions"] == round(run["setback"]["decisions_per_s"] / run["echo"]["decisions_per_s"], 3)
+    assert row["ratio_p99"] == min(run["ratio_p99"] for run in row["runs"]), "of two, the lower middle"
+    assert row["setback"]["decisions_per_s"] == min(run["setback"]["decisions_per_s"] for run in row["runs"])
     held = figures["hold"]
     assert held["connections"] == 12 and held["errors"] == 0
     assert figures["build"] == compiled.STATUS  # which server was measured: compiled or Python
+
+
+def test_bench_server_medians_are_each_figures_and_each_ratios_own() -> None:
+    """Over runs, each figure is its median, and each ratio the median of the runs' ratios
+    (not a ratio of medians: a run's two servers shared the machine's moment)."""
+    def pair(ours: float, echo: float, p99: float, cpu: float | None) -> dict[str, Any]:
+        return {
+            "setback": {"decisions_per_s": ours, "p99_ms": p99, "server_cpu_us_per_decision": cpu},
+            "echo": {"decisions_per_s": echo, "p99_ms": 1.0, "server_cpu_us_per_decision": cpu},
+            "ratio_decisions": round(ours / echo, 3), "ratio_p99": p99,
+        }
+
+    pairs = [pair(50, 100, 3.5, 12.0), pair(90, 100, 2.0, None), pair(30, 40, 2.5, 14.0)]
+    row = bench_server._row(50, pairs)
+    assert row["setback"]["decisions_per_s"] == 50 and row["echo"]["decisions_per_s"] == 100
+    assert row["ratio_decisions"] == 0.75 and row["ratio_p99"] == 2.5
+    assert row["setback"]["server_cpu_us_per_decision"] == 12.0, "a run that could not tell is left out"
+    assert row["runs"] == pairs
+    assert "runs" not in bench_server._row(50, pairs[:1]) and bench_server._row(50, pairs[:1])["ratio_p99"] == 3.5
 
 
 def test_an_unknown_bot_is_named_before_the_count_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
