@@ -15,14 +15,15 @@ from ui import LowestBot, client, game_of, my_decision, screen_text, sent_by, ta
 from wire import RawClient, running_server
 
 from setback.bots import BUILTIN
-from setback.cli import build_parser, rules_from
+from setback.cli import build_parser
 from setback.client.app import SetbackApp
 from setback.client.dialogs import CreateTableDialog, InviteDialog
-from setback.client.embedded import embedded_config
-from setback.client.link import Address
-from setback.client.play import play, play_options, players_default
 from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
 from setback.client.state import Link, QuickGame
+from setback.commands.common import rules_from
+from setback.commands.embedded import embedded_config
+from setback.commands.play import play, play_options, players_default
+from setback.link.server_link import Address
 from setback.protocol import DEFAULT_PORT
 from setback.protocol.messages import Ready, WireRules
 from setback.server.advertise import Advertisement

@@ -10,10 +10,10 @@ from pathlib import Path
 from ui import client, my_decision, screen_text, until
 from wire import running_server
 
-from setback.client.link import backoff
 from setback.client.panels import lobby_prompt, prompt, status_line
 from setback.client.session import STOPPED_FIRST_WAIT, STOPPED_LONGEST_WAIT
 from setback.client.state import ClientState, Link, QuickGame
+from setback.link.server_link import backoff
 from setback.protocol.messages import WireRules
 from setback.server.app import Server
 from setback.server.config import ServerConfig

@@ -19,7 +19,6 @@ from setback.client.panels import (
     table_row,
 )
 from setback.client.state import ClientState, Link, QuickGame
-from setback.client.story import rules_text
 from setback.client.words import error_text
 from setback.engine import CardsDrawn, Game, Rules, parse_action
 from setback.protocol.convert import event_to_wire, rules_to_wire, view_to_wire
@@ -53,6 +52,7 @@ from setback.protocol.messages import (
     WireOutcome,
     WireRules,
 )
+from setback.telling.story import rules_text
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 """A card's text form standing alone, as in JSON strings, action texts and the model's repr."""

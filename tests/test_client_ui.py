@@ -33,9 +33,9 @@ from setback.client.panels import scores_table
 from setback.client.render import sorted_hand, suit_label
 from setback.client.screens import Chip, TableScreen
 from setback.client.state import Link, QuickGame
-from setback.client.story import SUIT_NAMES
 from setback.protocol.messages import Act, WireRules
 from setback.server.app import Server
+from setback.telling.story import SUIT_NAMES
 
 SEED = 4
 ME = 3

@@ -5,9 +5,9 @@ from __future__ import annotations
 import uuid
 
 from setback.client.discover import FoundServer, browse, server_from_record, with_fallback
-from setback.client.link import Address
-from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
-from setback.server.advertise import SERVICE_TYPE, Advertisement, instance_name, txt_record
+from setback.link.server_link import Address
+from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION, SERVICE_TYPE
+from setback.server.advertise import Advertisement, instance_name, txt_record
 
 
 def test_txt_record_names_the_server_version_and_port() -> None:

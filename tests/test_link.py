@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from wire import running_server
 
-from setback.client.link import Address, LinkClosedError, RefusedError, ServerLink
+from setback.link.server_link import Address, LinkClosedError, RefusedError, ServerLink
 from setback.protocol import DEFAULT_PORT
 from setback.protocol.messages import Act, CreateTable, Decide, EventMessage, GameWonEvent, Join, Snapshot, WireRules
 

@@ -16,10 +16,10 @@ import pytest
 from setback import compiled
 from setback.benchmarks import server as bench_server
 from setback.bots import seat
-from setback.bots.cli import read_finished
 from setback.bots.match import MatchPlan, game_seed, play_match
 from setback.bots.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
 from setback.cli import main
+from setback.commands.matches import read_finished
 from setback.engine import Rules, replay_record
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_checked_in_schema_matches_the_code() -> None:
-    """protocol/schema.json is what `setback schema` prints (regenerate it when this fails)."""
-    assert (ROOT / "protocol" / "schema.json").read_text() == schema_text()
+    """setback/protocol/schema.json is what `setback schema` prints (regenerate it when this fails)."""
+    assert (ROOT / "setback" / "protocol" / "schema.json").read_text() == schema_text()
 
 
 def test_schema_names_every_message_type() -> None:

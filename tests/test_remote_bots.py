@@ -20,9 +20,9 @@ from wire import RawClient, running_server
 from setback.bots import Bot, GameStart, HeuristicBot
 from setback.bots import seat as bot_seat
 from setback.bots.remote import Seating, play_remote
-from setback.client.link import Address, ServerLink
-from setback.client.seat_tokens import SeatTokens
 from setback.engine import Action, Game, Rules, View
+from setback.link.seat_tokens import SeatTokens
+from setback.link.server_link import Address, ServerLink
 from setback.protocol import decode_server
 from setback.protocol.convert import view_from_wire, view_to_wire
 from setback.protocol.messages import Decide, DecisionClock

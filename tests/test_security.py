@@ -11,7 +11,7 @@ import trustme
 from test_server_errors import greeted
 from wire import RawClient, play_until_over, running_server
 
-from setback.client.link import Address, ServerLink, tls_context
+from setback.link.server_link import Address, ServerLink, tls_context
 from setback.protocol import PROTOCOL_VERSION, Code
 from setback.protocol.messages import Act, CreateTable, Decide, EventMessage, GameWonEvent, Join, WireRules
 
@@ -142,7 +142,7 @@ def test_play_takes_tls_options(tmp_path: Path) -> None:
     import pytest
 
     from setback.cli import build_parser
-    from setback.client.play import play_options
+    from setback.commands.play import play_options
     from setback.engine import Rules
 
     authority = trustme.CA()

@@ -14,7 +14,7 @@ import pytest
 from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
-from setback.client.embedded import embedded_config
+from setback.commands.embedded import embedded_config
 from setback.engine import Action, Game, Rules, View, parse_action
 from setback.protocol import Code
 from setback.server.app import Server

@@ -14,6 +14,7 @@ import pytest
 
 from setback.bots.match import MatchPlan, play_match
 from setback.bots.seat import Limits
+from setback.commands.via_server import via_server_records
 from setback.engine import Rules
 
 GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "hands", "actions", "scores", "outcome")
@@ -21,7 +22,7 @@ GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "
 
 def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    play_match(plan, on_record=out.append, via_server=via_server)
+    play_match(plan, on_record=out.append, player=via_server_records if via_server else None)
     return out
 
 
@@ -54,7 +55,7 @@ NODE_BOT = Path(__file__).resolve().parent.parent / "examples" / "node" / "bot.j
 def test_external_program_plays_a_match_via_server() -> None:
     plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), Rules(players=2, target=7), games=4, seed=5,
                      limits=Limits(decision=5.0))
-    result = play_match(plan, via_server=True)
+    result = play_match(plan, player=via_server_records)
     node = result.as_dict()["bots"][0]
     assert node["games"] == 4
     assert node["timeouts"] == 0 and node["errors"] == 0
@@ -120,8 +121,8 @@ def test_external_program_is_stopped_once_its_game_is_recorded(
 
 def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
     """The table prints "-" under ms/decision for a `cmd:` program: the runner cannot time it."""
-    from setback.bots.cli import print_result
     from setback.bots.tally import MatchResult
+    from setback.commands.matches import print_result
 
     result = MatchResult(MatchPlan(("cmd:./mine", "random"), Rules(players=2), games=0))
     print_result(result)
@@ -167,8 +168,8 @@ def test_a_cmd_bot_that_ends_early_or_never_sits_down_stops_the_match(
 ) -> None:
     """A bot author's first mistakes (a crash, a bot that never joins) end the match at once
     with one line saying so, instead of a match that waits for ever."""
-    from setback.bots import via_server
     from setback.cli import main
+    from setback.commands import via_server
 
     monkeypatch.setattr(via_server, "SIT_DOWN_SECONDS", 0.5)
     script = tmp_path / "bot.py"

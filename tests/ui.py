@@ -11,11 +11,11 @@ from textual.pilot import Pilot
 
 from setback.bots import Bot
 from setback.client.app import SetbackApp
-from setback.client.link import Address
 from setback.client.options import PlayOptions
 from setback.client.screens import Chip, TableScreen
 from setback.client.state import ClientState, Decision, GameView, QuickGame
 from setback.engine import Action, View
+from setback.link.server_link import Address
 from setback.protocol.messages import ClientMessage, ListTables, ServerMessage
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")

@@ -1,0 +1,243 @@
+"""Bot-vs-bot matches played straight through the engine (no network).
+
+A :class:`MatchPlan` names the bots (SPECs), the rules, the number of games and the
+match seed; everything else follows from it. Seating: with one SPEC a seat, game ``i``
+seats bot ``(s + i) % n`` at seat ``s``; with one SPEC a side (``--teams T`` and T SPECs),
+side ``j`` is played by bot ``(j + i) % T``, every seat of the side by its own instance.
+Game ``i`` is dealt from :func:`game_seed` ``(S, i)``; in duplicate play deal ``i // n`` is
+replayed ``n`` times (n: the number of SPECs), once per rotation, with new bots each time.
+
+Each game becomes a JSONL record (:func:`setback.engine.game_record` plus the ``match``
+fields of spec.md section 5), and the match's totals are tallied from the records
+alone, so a stopped match resumes from its file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from setback.bots.base import Bot, BotFailedError, GameStart
+from setback.bots.registry import bot_factory, failure_line
+from setback.bots.seat import BotSeat, Clock, Limits
+from setback.bots.tally import MatchResult
+from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
+
+_MASK64 = (1 << 64) - 1
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The seed of deal ``index`` in a match seeded ``match_seed`` (splitmix64 of both)."""
+    z = (match_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> 1
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """What a match is: its bots (SPECs, in order), rules, games, seed, duplicate play and clock."""
+
+    specs: tuple[str, ...]
+    rules: Rules
+    games: int
+    seed: int = 0
+    duplicate: bool = False
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        n, rules = len(self.specs), self.rules
+        if n != rules.players and (rules.teams is None or n != rules.teams):
+            sides = f" or one a side ({rules.teams})" if rules.teams else ""
+            raise ValueError(f"a table of {rules.players} players takes one bot a seat ({rules.players}){sides}, "
+                             f"not {n}")
+        if self.games < 0:
+            raise ValueError(f"games must be 0 or more, not {self.games}")
+        if self.duplicate and self.games % n:
+            raise ValueError(f"duplicate play replays each deal {n} times: --games must be a multiple of {n}")
+
+    @property
+    def by_side(self) -> bool:
+        """True when each SPEC plays a whole side rather than one seat."""
+        return len(self.specs) != self.rules.players
+
+    def seating(self, index: int) -> tuple[int, ...]:
+        """Which bot (by its position in ``specs``) plays each seat in game ``index``."""
+        n = len(self.specs)
+        unit = self.rules.side_of if self.by_side else int
+        return tuple((unit(seat) + index) % n for seat in range(self.rules.players))
+
+    def deal(self, index: int) -> int:
+        """The deal game ``index`` is played from: the game itself, or in duplicate play ``index // n``."""
+        return index // len(self.specs) if self.duplicate else index
+
+    def game_seed(self, index: int) -> int:
+        return game_seed(self.seed, self.deal(index))
+
+
+async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] | None = None) -> Game:
+    """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the
+    hooks (``players``: each seat's name for ``on_game_start``, the bots' class names by default)."""
+    names = players or tuple(type(s.bot).__name__ for s in seats)
+    for s in seats:
+        await s.notify(s.bot.on_game_start, GameStart(s.seat, names, game.rules))
+    news: list[Event] = list(game.events)
+    while True:
+        for event in news:
+            if isinstance(event, HandDealt):
+                for s in seats:
+                    await s.notify(s.bot.on_hand_start, game.view(s.seat))
+            elif isinstance(event, HandScored):
+                for s in seats:
+                    await s.notify(s.bot.on_hand_end, event.result)
+            elif isinstance(event, GameWon):
+                for s in seats:
+                    await s.notify(s.bot.on_game_end, event.outcome)
+        seat = game.to_act
+        if seat is None:
+            return game
+        asked = seats[seat]
+        news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
+
+
+def play_with(
+    game: Game, bots: list[Bot], limits: Limits, players: tuple[str, ...] | None = None
+) -> tuple[Game, list[Clock]]:
+    """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's clock."""
+    seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
+    try:
+        asyncio.run(play_game(game, seats, players))
+        for s in seats:
+            s.check_not_stuck()
+    finally:
+        for s in seats:
+            s.close()
+    return game, [s.clock for s in seats]
+
+
+def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
+    """Play game ``index`` of ``plan`` with new bots and return its record."""
+    seating = plan.seating(index)
+    seed = plan.game_seed(index)
+    bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(seating)]
+    players = tuple(plan.specs[b] for b in seating)
+    game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits, players)
+    return game_record(game, players=list(players), match=match_fields(plan, index, clocks))
+
+
+class BotBrokenError(BotFailedError):
+    """A bot could not be made for a game (its constructor failed): the match cannot go on."""
+
+
+def made_bot(spec: str, seed: int) -> Bot:
+    """A new bot of ``spec``, seeded ``seed``; :class:`BotBrokenError` if its constructor fails."""
+    try:
+        return bot_factory(spec)(seed)
+    except (Exception, SystemExit) as exc:
+        raise BotBrokenError(f"{spec}: making the bot failed: {failure_line(exc)}") from None
+
+
+def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, Any]:
+    """The ``match`` object of game ``index``'s record (spec.md section 5)."""
+    return {
+        "seed": plan.seed,
+        "game": index,
+        "deal": plan.deal(index),
+        "duplicate": plan.duplicate,
+        "seating": list(plan.seating(index)),
+        "limit": plan.limits.decision,
+        "clock": [plain(c) for c in clocks],
+    }
+
+
+def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
+    """The game index of a record written by ``plan``'s match; ValueError if another match wrote it."""
+    match = record.get("match") or {}
+    index = match.get("game")
+    if (
+        not isinstance(index, int)
+        or not 0 <= index < plan.games
+        or match.get("seed") != plan.seed
+        or match.get("duplicate", False) != plan.duplicate
+        or rules_of(record["rules"]) != plan.rules
+        or tuple(match.get("seating", ())) != plan.seating(index)
+        or record["players"] != [plan.specs[b] for b in plan.seating(index)]
+        or record.get("outcome") is None
+    ):
+        raise ValueError(f"record of game {index} is not from this match (other bots, seed, rules or games)")
+    return index
+
+
+GamePlayer = Callable[["MatchPlan", list[int], int], Iterator[dict[str, Any]]]
+"""What plays a match's games: given the plan, the indexes of the games to play and the
+jobs, it yields each game's record in game order (:func:`engine_records` by default)."""
+
+
+def play_match(
+    plan: MatchPlan,
+    *,
+    jobs: int = 1,
+    finished: Iterable[dict[str, Any]] = (),
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+    player: GamePlayer | None = None,
+) -> MatchResult:
+    """Play the games of ``plan`` not among ``finished`` records, on ``jobs`` processes; tally them all.
+
+    ``on_record`` gets each new game's record, in game order. With deterministic bots the
+    result is the same for any ``jobs``. ``player`` plays them another way than through
+    the engine in this process (``setback match --via-server`` passes one that plays them
+    through a real server over TCP, ``jobs`` tables at a time, as ``cmd:`` bots need).
+    """
+    result = MatchResult(plan)
+    done: set[int] = set()
+    for record in finished:
+        index = check_record(plan, record)
+        if index not in done:
+            done.add(index)
+            result.add(record)
+    indexes = [i for i in range(plan.games) if i not in done]
+    for record in (player or engine_records)(plan, indexes, jobs):
+        result.add(record)
+        if on_record is not None:
+            on_record(record)
+    if len(plan.specs) > 2:
+        result.rate()
+    return result
+
+
+def engine_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
+    """The records of ``plan``'s games ``indexes``, played through the engine on ``jobs`` processes, in order."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs == 1 or len(indexes) < 2:
+        for index in indexes:
+            yield run_game(plan, index)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
+    try:
+        yield from pool.imap(functools.partial(run_game, plan), indexes)
+    except BaseException as exc:  # Ctrl-C above all: the workers stop now, not after their games
+        if isinstance(exc, KeyboardInterrupt):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough; a second would cut this short
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, but only the parent acts on it
+    (it stops the workers), so a worker prints no traceback and none is left behind. What
+    its bots print goes to stderr: stdout is the match's result."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stdout = sys.stderr

@@ -1,0 +1,267 @@
+"""The client's pop-up screens: a new table's options, yes-or-no questions, and the keys."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from setback.engine import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from setback.protocol.convert import rules_from_wire
+from setback.protocol.messages import Clock, CreateTable, TableInfo, WireRules
+from setback.telling.story import clock_text, rules_text
+
+CLOCKS: tuple[tuple[str, float | None], ...] = (
+    ("no clock", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("2 min", 120.0), ("5 min", 300.0),
+)
+
+TABLE_KEYS = """\
+At the table
+  ← →             choose a card or a bid (only legal ones)
+  1-6             choose the card in that place in your hand
+  0 or p, 1-4     choose pass, or that bid
+  Enter / Space   play the card or make the bid chosen
+  mouse click     play a card or make a bid at once
+  c               chat with the table      Esc  close the chat
+  r               ready for the next game (play again)
+  b               seat a bot in a free seat, or for a player who is away
+  l               leave the table          q  quit
+"""
+LOBBY_KEYS = """\
+In the lobby
+  ↑ ↓  Enter      choose a table and sit down
+  s               watch the table          n  create a table
+  c               chat with the lobby      r  refresh
+"""
+KEYS = TABLE_KEYS + LOBBY_KEYS + "Press Esc or ? to close."
+HOUSE_RULES = """\
+High and Low go to whoever was dealt them, Jack to whoever takes it,
+Game (10=10 A=4 K=3 Q=2 J=1) to the most pips; a tie: the pitcher's
+side if in it, else nobody. Short of the bid, the pitcher is set back.
+"""
+
+
+class Tick(Checkbox):
+    """A checkbox whose mark shows without colour: ``X`` when on, blank when off."""
+
+    BUTTON_INNER = " "
+
+    def on_mount(self) -> None:
+        self._mark()
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self._mark()
+
+    def _mark(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        self.refresh()
+
+
+class HelpDialog(ModalScreen[None]):
+    """The keys, one screen; at a table, its rules first (the top bar may have no room for them)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "close", "Close")]
+
+    def __init__(self, table: TableInfo | None = None) -> None:
+        super().__init__()
+        self.table = table
+        """The table this client is at; None in the lobby."""
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        table = self.table
+        if table is None:
+            text.append(KEYS)
+        else:  # the house rules a player may not know, then the table's keys (the lobby's do not fit)
+            text.append(f"Table {table.name}\n", style="bold")
+            text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n")
+            text.append(HOUSE_RULES)
+            text.append(TABLE_KEYS + "Press Esc or ? to close.")
+        yield Static(text, id="help")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes-or-no question; y or Enter says yes, n or Esc says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(self.question)
+            yield Static("y: yes   n: no", classes="hint")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+def side_choices(players: int) -> list[tuple[str, int]]:
+    """The Sides field's choices at a table of ``players``: cutthroat, or teams of two or more
+    that divide the players (spec.md section 3)."""
+    teams = [t for t in range(2, players // 2 + 1) if players % t == 0]
+    return [("cutthroat", 0)] + [(f"{t} teams of {players // t}", t) for t in teams]
+
+
+def bot_choices(players: int) -> list[tuple[str, int]]:
+    """The Bots field's choices at a table of ``players``: none up to a bot in every seat."""
+    return [(str(n), n) for n in range(players + 1)]
+
+
+class CreateTableDialog(ModalScreen[CreateTable | None]):
+    """Every table option and a clock; answers the ``create_table`` to send, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, rules: WireRules, clock: float | None, bot: str) -> None:
+        super().__init__()
+        self.rules = rules
+        self.clock = clock
+        self.bot = bot
+        """The built-in bot to seat."""
+
+    def compose(self) -> ComposeResult:
+        rules = self.rules
+        players = [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+        with Vertical(id="create"):
+            yield Label("New table", classes="title")
+            with Grid(id="fields"):
+                yield Label("Name")
+                yield Input(placeholder="e.g. Friday", id="name", compact=True, max_length=40)
+                yield Label("Players")
+                yield Select(players, value=rules.players, allow_blank=False, id="players", compact=True)
+                yield Label("Sides")
+                sides = side_choices(rules.players)
+                fits = rules.teams in {t for _, t in sides}
+                yield Select(sides, value=rules.teams if fits and rules.teams else 0, allow_blank=False, id="teams",
+                             compact=True)
+                yield Label("Target")
+                yield Select([(str(t), t) for t in TARGETS], value=rules.target, allow_blank=False, id="target",
+                             compact=True)
+                yield Label("Clock")
+                clock_value = next((i for i, (_, s) in enumerate(CLOCKS) if s == self.clock), 0)
+                yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,
+                             allow_blank=False, id="clock", compact=True)
+                yield Label("Bots")
+                yield Select(bot_choices(rules.players), value=0, allow_blank=False, id="bots", compact=True)
+            yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
+            yield Tick("smudge: a made 4 wins, a failed one loses (two sides)", rules.smudge, id="smudge", compact=True)
+            yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
+            yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
+            yield Tick("private: joining needs the invite code", False, id="private", compact=True)
+            yield Static("Bots in every seat: you watch them play.", classes="hint", id="watch_hint")
+            yield Static("", id="problem")
+            with Horizontal(id="buttons"):
+                yield Button("Create", variant="primary", id="create_button", compact=True)
+                yield Button("Cancel", id="cancel_button", compact=True)
+
+    def on_mount(self) -> None:
+        self._show_watch_hint()
+
+    @on(Select.Changed, "#players")
+    def players_changed(self) -> None:
+        """Offer no more bots than seats and only teams that fit; a choice that no longer fits
+        comes down to a bot a seat, or to cutthroat."""
+        players = self._value("players")
+        bots = self.query_one("#bots", Select)
+        chosen = min(self._value("bots"), players)
+        bots.set_options(bot_choices(players))
+        bots.value = chosen
+        sides = self.query_one("#teams", Select)
+        teams = self._value("teams")
+        options = side_choices(players)
+        sides.set_options(options)
+        sides.value = teams if teams in {t for _, t in options} else 0
+        self._show_watch_hint()
+
+    @on(Select.Changed, "#bots")
+    def bots_changed(self) -> None:
+        self._show_watch_hint()
+
+    def _show_watch_hint(self) -> None:
+        """The hint that the player only watches shows when bots take every seat."""
+        self.query_one("#watch_hint", Static).display = self._value("bots") == self._value("players")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel_button":
+            self.dismiss(None)
+            return
+        self.action_create()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_create()
+
+    def _value(self, widget_id: str) -> int:
+        value = self.query_one(f"#{widget_id}", Select).value
+        assert isinstance(value, int)
+        return value
+
+    def action_create(self) -> None:
+        teams = self._value("teams")
+        rules = WireRules(
+            players=self._value("players"), teams=teams or None, target=self._value("target"),
+            forced_dealer_bid=self.query_one("#forced", Checkbox).value,
+            smudge=self.query_one("#smudge", Checkbox).value, no_junk=self.query_one("#no_junk", Checkbox).value,
+            hand_limit=self.rules.hand_limit,
+        )
+        try:
+            rules_from_wire(rules)
+        except ValueError as exc:
+            self.query_one("#problem", Static).update(Text(str(exc), style="bold red1"))
+            return
+        bots = self._value("bots")
+        if bots > rules.players:
+            self.query_one("#problem", Static).update(
+                Text(f"At most {rules.players} bots at a table of {rules.players}.", style="bold red1")
+            )
+            return
+        name = self.query_one("#name", Input).value.strip() or None
+        clock = Clock(decision_seconds=CLOCKS[self._value("clock")][1])
+        self.dismiss(CreateTable(
+            name=name, rules=rules, clock=clock, bots=[self.bot] * bots,
+            rated=self.query_one("#rated", Checkbox).value, private=self.query_one("#private", Checkbox).value,
+            spectate=bots == rules.players,  # bots in every seat: watch them from the first deal
+        ))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class InviteDialog(ModalScreen[str | None]):
+    """Asks for a private table's invite code (or, with ``password``, for the server's password)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table: str, password: bool = False) -> None:
+        super().__init__()
+        self.table = table
+        self.password = password
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite"):
+            if self.password:
+                yield Label(f"{self.table} needs its password (Esc: not now)", classes="title")
+                yield Input(placeholder="password", id="code", compact=True, password=True, max_length=200)
+            else:
+                yield Label(f"Table {self.table} is private: its invite code?", classes="title")
+                yield Input(placeholder="invite code", id="code", compact=True, max_length=40)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,382 @@
+"""What each part of the table screen shows, built from the client's state as Rich renderables.
+
+Pure functions of a :class:`~setback.client.state.ClientState` (and the clock's ``now``):
+the widgets only put these on the screen.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from setback.client.fit import Facts, FirstFit, cut
+from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
+from setback.client.state import ClientState, GameView, Link
+from setback.protocol.messages import TableInfo
+from setback.telling.story import (
+    SUIT_NAMES,
+    clock_text,
+    outcome_line,
+    result_lines,
+    rules_text,
+    side_name,
+    side_of,
+    sides,
+)
+
+SIDE_LETTERS = "ABCDEFG"
+"""Partnerships are told apart by letter in the seats and the scores."""
+DIM = "dim"
+MINE = "bold"
+ALERT = "bold red1"
+
+
+TABLE_NAME_CELLS = 16
+"""A table's name is cut to this on a top bar too narrow for all of it."""
+
+
+def status_line(state: ClientState) -> FirstFit:
+    """The top bar: the table, the game and hand, the rules, the connection. On a narrow screen
+    the rules shorten, the table's name is cut, then the rules go (the keys screen, ``?``, tells
+    them); the hand number and the connection stay."""
+    if state.table is None:
+        text = Text(f"{state.server or 'Setback'}", style=MINE)
+        if state.address:
+            text.append(f" · {state.address}")
+        text.append(f" · you are {state.name}")
+        text.append_text(link_tag(state))
+        return FirstFit(text)
+    info, game = state.table_info, state.game
+    name = info.name if info is not None else state.table
+    facts = []
+    if game is not None and game.game:
+        facts.append(f"game {game.game + 1}")
+    if game is not None and game.hand_number:
+        facts.append(f"hand {game.hand_number}")
+    rules = game.rules if game is not None else None
+    watching = ["watching"] if state.spectating else []
+
+    def bar(title: str, rules_words: str | None) -> Text:
+        text = Text(title, style=MINE)
+        for fact in [*facts, *([rules_words] if rules_words else []), *watching]:
+            text.append(f" · {fact}")
+        text.append_text(link_tag(state))
+        return text
+
+    short_name = cut(Text(name), TABLE_NAME_CELLS).plain
+    if rules is None:
+        return FirstFit(bar(name, None), bar(short_name, None))
+    brief = rules_text(rules, brief=True)
+    return FirstFit(
+        bar(name, rules_text(rules)), bar(name, brief), bar(short_name, brief), bar(name, None), bar(short_name, None),
+    )
+
+
+def link_tag(state: ClientState) -> Text:
+    """``[reconnecting]`` and the like while the connection is not up; nothing while it is."""
+    if state.link is Link.ONLINE:
+        return Text()
+    if state.link is Link.RECONNECTING and state.stopped is not None:
+        return Text("  [server stopped]", style=ALERT)
+    return Text(f"  [{state.link.value}]", style=ALERT)
+
+
+def contract_line(game: GameView, names: list[str], ascii: bool) -> Facts:
+    """Trump, pitcher and bid, and the dealer: always in view during a hand (on two rows, or
+    three, when one is too narrow for them all)."""
+    if game.trump is not None:
+        trump = Text("Trump ")
+        trump.append(suit_label(game.trump, ascii), style=SUIT_STYLES[game.trump])
+        trump.append(f" {SUIT_NAMES[game.trump]}")
+    else:
+        trump = Text("Trump: not yet", style=DIM)
+    if game.pitcher is not None:
+        contract = Text(f"Pitcher {names[game.pitcher]} bid {game.bid}")
+    else:
+        contract = Text("Bidding" if game.phase == "bidding" else "", style=DIM)
+    dealer = Text(f"Dealer {names[game.dealer]}" if game.dealer is not None else "", style=DIM)
+    return Facts([trump, contract, dealer])
+
+
+def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
+    """One row a seat: whose turn, name, dealer and pitcher, bid, card in this trick, cards held,
+    tricks won this hand, clock. Fits 44 columns."""
+    game = state.game
+    assert game is not None
+    names = state.names()
+    info = state.table_info
+    table = Table(box=None, padding=(0, 1, 0, 0), expand=False, show_edge=False, pad_edge=False)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column("player", width=12, no_wrap=True, overflow="ellipsis", header_style=DIM)
+    table.add_column("", width=2, no_wrap=True)
+    teams = game.rules.teams is not None
+    if teams:
+        table.add_column("", width=1, no_wrap=True)
+    table.add_column("bid", width=4, no_wrap=True, header_style=DIM)
+    table.add_column("card", width=4, no_wrap=True, header_style=DIM)
+    table.add_column("held", width=4, justify="right", no_wrap=True, header_style=DIM)
+    table.add_column("won", width=3, justify="right", no_wrap=True, header_style=DIM)
+    table.add_column("clock", width=5, justify="right", no_wrap=True, header_style=DIM)
+    for seat, name in enumerate(names):
+        turn = game.to_act == seat and game.phase != "game_over"
+        marker = Text("▶", style=ALERT) if turn else Text(" ")
+        you = seat == game.seat
+        label = Text(name, style=MINE if you else "")
+        seating = info.seats[seat] if info is not None and seat < len(info.seats) else None
+        if seating is not None and seating.replaced_by_bot:
+            label = Text(f"{name} (bot)", style=ALERT)
+        elif seating is not None and not seating.connected:
+            label = Text(f"{name} (away)", style=ALERT)
+        elif you:
+            label = Text(f"{name} (you)", style=MINE) if len(name) <= 6 else label
+        role = ("D" if seat == game.dealer else " ") + ("P" if seat == game.pitcher else " ")
+        bid = game.bid_of(seat)
+        bid_text = "pass" if bid is None else str(bid)
+        played = game.played_by(seat)
+        card = card_text(played, ascii) if played is not None else Text("")
+        held = str(game.hand_sizes[seat]) if seat < len(game.hand_sizes) and game.phase != "dealing" else ""
+        won = str(game.taken[seat]) if game.phase == "playing" else ""
+        clock = Text(seat_clock(state, seat, now) if turn else "", style=ALERT if you else "")
+        side = [SIDE_LETTERS[side_of(game.rules, seat)]] if teams else []
+        table.add_row(marker, label, role, *side, bid_text, card, held, won, clock)
+    return table
+
+
+def seat_clock(state: ClientState, seat: int, now: float) -> str:
+    """The clock of the seat to act: exact for this seat, the table's clock counted down for others."""
+    game = state.game
+    if game is None:
+        return ""
+    if seat == game.seat and game.decision is not None:
+        return clock_label(game.decision.seconds_left(now))
+    info = state.table_info
+    seconds = info.clock.decision_seconds if info is not None else None
+    kind = info.seats[seat].kind if info is not None and seat < len(info.seats) else "human"
+    if seconds is None or kind == "builtin" or game.turn_since is None:
+        return "…"
+    if game.turn_remaining_ms is not None:  # the server said it: exact
+        return clock_label(max(0.0, game.turn_remaining_ms / 1000 - (now - game.turn_since)))
+    return "~" + clock_label(max(0.0, seconds - (now - game.turn_since)))
+
+
+def scores_table(state: ClientState) -> Table:
+    """Each side's score and its last change; this player's side in bold."""
+    game = state.game
+    assert game is not None
+    names = state.names()
+    rules = game.rules
+    table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=True)
+    last = game.last_result
+    table.add_column(f"score to {rules.target}", header_style=DIM, ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column("", justify="right", no_wrap=True)
+    table.add_column("" if last is None else f"hand {last.hand_number}", header_style=DIM, justify="right",
+                     no_wrap=True, style=DIM)  # what the last hand gave each side
+    mine = None if game.seat is None else (game.seat if rules.teams is None else game.seat % rules.teams)
+    deltas = last.deltas if last is not None else None
+    for side in range(sides(rules)):
+        score = game.scores[side] if side < len(game.scores) else 0
+        delta = f"{deltas[side]:+d}" if deltas is not None and side < len(deltas) else ""
+        style = MINE if side == mine else ""
+        label = side_name(rules, side, names)
+        if rules.teams is not None:
+            label = f"{SIDE_LETTERS[side]} {label}"
+        table.add_row(Text(label, style=style), Text(str(score), style=style), delta)
+    return table
+
+
+def centre(state: ClientState, ascii: bool) -> RenderableType:
+    """The middle of the table: the winner, the last hand's summary, or the last trick."""
+    game = state.game
+    if game is None:
+        return waiting_room(state)
+    names = state.names()
+    if game.outcome is not None:
+        lines = [line_text(outcome_line(game.outcome, game.rules, names), ascii, "bold")]  # the prompt says what next
+        if game.last_result is not None:
+            summary = result_lines(game.last_result, game.rules, names, scores=False)
+            lines += [line_text(line, ascii) for line in summary]
+        return Group(*lines)
+    if game.phase == "dealing":
+        return Text("The game begins: drawing for the first deal…", style=DIM)
+    parts: list[RenderableType] = []
+    if game.phase == "bidding":
+        parts.append(bidding_line(game, names))
+    if game.phase == "playing" and game.trick:
+        lead = game.trick[0]
+        line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
+        line.append(SUIT_NAMES[lead.card.suit] + " ")
+        line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
+        parts.append(line)
+    if game.last_trick is not None:
+        trick = game.last_trick
+        which = f"Hand {game.hand_number - 1}'s last trick" if game.phase == "bidding" else f"Trick {trick.number}"
+        line = Text(f"{which} went to {names[trick.winner]}: ", style=DIM)
+        for i, play in enumerate(trick.plays):
+            line.append(" · " if i else "")
+            line.append(f"{names[play.seat]} ")
+            line.append_text(card_text(play.card, ascii))
+        parts.append(line)
+    if game.phase == "bidding" and game.last_result is not None:  # the scores are in the panel beside
+        parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names, scores=False)]
+    return Group(*parts) if parts else Text("")
+
+
+def bidding_line(game: GameView, names: list[str]) -> Text:
+    """The bid to beat, and the dealer's duty when everyone else passed."""
+    bids = [(amount, seat) for seat, amount in game.bids if amount is not None]
+    if bids:
+        amount, seat = max(bids)
+        text = Text(f"High bid: {amount} by {names[seat]}.")
+    else:
+        text = Text("No bid yet.")
+    decision = game.decision
+    if decision is not None and decision.bidding and "pass" not in decision.legal:
+        text.append(" Everyone passed: the dealer must bid.", style=ALERT)
+    return text
+
+
+def waiting_room(state: ClientState) -> RenderableType:
+    """Before a game: the seats and who is ready."""
+    info = state.table_info
+    if info is None:
+        return Text("Waiting for the table…", style=DIM)
+    lines = [Text(f"{info.name}: {rules_text(info.rules)}, {clock_text(info.clock)}.")]
+    for seat in info.seats:
+        if seat.kind == "empty":
+            lines.append(Text(f"  seat {seat.seat}: empty", style=DIM))
+        else:
+            ready = "ready" if seat.ready else "not ready"
+            you = " (you)" if seat.seat == state.seat else ""
+            lines.append(Text(f"  seat {seat.seat}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
+    return Group(*lines)
+
+
+def prompt(state: ClientState, now: float, ascii: bool) -> Text:
+    """The line above the hand: what to do now, or what is awaited, or what went wrong."""
+    if state.link is Link.OFFLINE:
+        return offline(state)
+    if state.notice:
+        return Text(state.notice, style=ALERT)
+    game = state.game
+    if state.link is Link.RECONNECTING:
+        return reconnecting(state, now)
+    if game is None:
+        if state.spectating:
+            return Text("Watching: the game has not started. l: leave", style=DIM)
+        invite = state.invites.get(state.table or "")
+        code = f"  Invite code: {invite}." if invite else ""
+        return Text(f"Waiting for players.{code}  b: add a bot · r: ready · l: leave", style=DIM)
+    names = state.names()
+    decision = game.decision
+    if decision is not None:
+        if decision.sent is not None:
+            return Text("Sent; waiting for the server…", style=DIM)
+        left = clock_label(decision.seconds_left(now))
+        clock = f"  [{left} left]" if left else ""
+        if decision.bidding:
+            return Text(f"Your bid: ←/→ or 0 (pass) 1-4, then Enter.{clock}", style=MINE)
+        return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
+    if game.outcome is not None:
+        if state.spectating:
+            return Text("Game over.  l: stop watching", style=DIM)
+        return Text(f"Game over.  {ready_line(state)}", style=MINE)
+    if game.stood_in:
+        return Text("A bot plays for you after your timeouts: press r to play yourself again.", style=ALERT)
+    if game.to_act is not None:
+        doing = "bid" if game.phase == "bidding" else "play"
+        if state.seat is not None and state.away_seat() == game.to_act:
+            return Text(f"{names[game.to_act]} is away: b seats a bot for them until they are back.", style=ALERT)
+        return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
+    return Text("")
+
+
+def ready_line(state: ClientState) -> str:
+    """After a game, whom the next one waits for (built-in bots are always ready)."""
+    info = state.tables.get(state.table or "")
+    if info is None:
+        return "r: play again · l: leave"
+    waiting = [s.name or f"seat {s.seat}" for s in info.seats
+               if s.kind in {"human", "bot"} and not s.ready and s.seat != state.seat]
+    mine = next((s for s in info.seats if s.seat == state.seat), None)
+    me = "You are ready" if mine is not None and mine.ready else "r: play again"
+    them = f"; waiting for {', '.join(waiting)}" if waiting else ""
+    return f"{me}{them} · l: leave"
+
+
+def reconnecting(state: ClientState, now: float) -> Text:
+    """Why the client is reconnecting and, after the server stopped, when it tries next."""
+    if state.stopped is None:
+        return Text("Connection lost: reconnecting with your seat token…", style=ALERT)
+    retry_at = state.retry_at
+    when = f"in {math.ceil(retry_at - now)} s" if retry_at is not None and retry_at > now else "now"
+    return Text(f"The server stopped ({state.stopped}); trying again {when}…", style=ALERT)
+
+
+def offline(state: ClientState) -> Text:
+    return Text(f"{state.notice or 'Disconnected.'}  r: try again · q: quit", style=ALERT)
+
+
+def lobby_prompt(state: ClientState, now: float) -> Text:
+    if state.link is Link.OFFLINE:
+        return offline(state)
+    if state.notice:
+        return Text(state.notice, style=ALERT)
+    if state.link is Link.RECONNECTING:
+        return reconnecting(state, now)
+    return Text("Enter: sit · 0-6: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
+
+
+LOBBY_NAME_CHARS = 20
+"""A table's name in a lobby row is cut to this (the line under the list has it whole), so
+that the other columns stay on an 80-column screen."""
+
+
+def table_row(info: TableInfo) -> tuple[str, str, str, str, str]:
+    """A lobby row: name, rules, clock, seats taken, status (and whether it is private)."""
+    taken = sum(1 for s in info.seats if s.kind != "empty")
+    status = info.status if info.status != "finished" else f"finished ({info.games_played})"
+    if info.private:
+        status += ", private"
+    name = info.name if len(info.name) <= LOBBY_NAME_CHARS else info.name[: LOBBY_NAME_CHARS - 1] + "…"
+    rules = rules_text(info.rules, usual_limit=False)  # the row is short: the detail line says the rest
+    return name, rules, clock_text(info.clock), f"{taken}/{len(info.seats)}", status
+
+
+def rating_text(rating: float | None) -> str:
+    """A player's rating from rated tables, as the lobby shows it (nothing when unrated)."""
+    return f" [{rating:.0f}]" if rating is not None else ""
+
+
+def table_detail(info: TableInfo | None, online: bool = True) -> Text:
+    """The seats of the table under the lobby's cursor; ``online``: connected to the server."""
+    if info is None and not online:
+        return Text("Not connected: the server's tables show once it answers.", style=DIM)
+    if info is None:
+        return Text("No tables yet: press n to create one.", style=DIM)
+    text = Text(f"{info.name} ({info.table}): ", style=MINE)
+    seats = []
+    for seat in info.seats:
+        side = f" {SIDE_LETTERS[side_of(info.rules, seat.seat)]}" if info.rules.teams else ""  # partners: one letter
+        if seat.kind == "empty":
+            seats.append(f"{seat.seat}{side}: empty")
+        else:
+            kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
+            if seat.replaced_by_bot:
+                kind += ", a bot standing in" if kind else " (a bot standing in)"
+            elif not seat.connected:
+                kind += ", away" if kind else " (away)"
+            seats.append(f"{seat.seat}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
+    text.append(" · ".join(seats))
+    extras = [f"{info.spectators} watching"] if info.spectators else []
+    if info.rated:
+        extras.append("rated")
+    if info.private:
+        extras.append("private")
+    if info.seeded:
+        extras.append("seeded: its deals are known to its creator")
+    if extras:
+        text.append("  (" + "; ".join(extras) + ")", style=DIM)
+    return text

@@ -1,0 +1,70 @@
+"""Cards and lines as Rich text: suit symbols, a four-colour deck, and a letters-only form.
+
+Without colour (``NO_COLOR``) every suit is still told apart by its symbol; with
+``ascii`` the suit letter (``10H``) replaces the symbol for terminals without the glyphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from setback.engine import Card, Suit
+from setback.telling.story import Line
+
+SUIT_STYLES = {
+    Suit.SPADES: "bold",
+    Suit.HEARTS: "bold red1",
+    Suit.CLUBS: "bold green3",
+    Suit.DIAMONDS: "bold dodger_blue1",
+}
+"""A four-colour deck: no two suits share a colour."""
+
+SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""Black and red suits alternate in this order."""
+
+
+def card_label(card: Card, ascii: bool = False) -> str:
+    """``10♥``, or ``10H`` with ``ascii``."""
+    text = str(card)
+    return text if ascii else text[:-1] + card.suit.symbol
+
+
+def suit_label(suit: Suit, ascii: bool = False) -> str:
+    return suit.letter if ascii else f"{suit.symbol} {suit.letter}"
+
+
+def card_text(card: Card, ascii: bool = False) -> Text:
+    return Text(card_label(card, ascii), style=SUIT_STYLES[card.suit])
+
+
+def line_text(line: Line, ascii: bool = False, style: str = "") -> Text:
+    """A story line with each card drawn in its suit's colour."""
+    text = Text(style=style)
+    for part in line:
+        if isinstance(part, Card):
+            text.append_text(card_text(part, ascii))
+        else:
+            text.append(part)
+    return text
+
+
+def suit_order(trump: Suit | None) -> list[Suit]:
+    """The order suits are shown in: trump first when it is known, colours alternating."""
+    start = SUIT_CYCLE.index(trump) if trump is not None else 0
+    return [SUIT_CYCLE[(start + i) % 4] for i in range(4)]
+
+
+def sorted_hand(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
+    """A hand as a person holds it: grouped by suit (trump first), high cards first."""
+    order = suit_order(trump)
+    return sorted(cards, key=lambda c: (order.index(c.suit), -c.rank))
+
+
+def clock_label(seconds: float | None) -> str:
+    """``0:42``; empty without a clock."""
+    if seconds is None:
+        return ""
+    whole = int(seconds + 0.999)
+    return f"{whole // 60}:{whole % 60:02d}"

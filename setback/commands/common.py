@@ -1,0 +1,140 @@
+"""What every subcommand shares: its errors, the argparse types, the table-rules flags."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from setback.engine import DEFAULT_HAND_LIMIT, TARGETS, Rules
+
+
+class AddCommand(Protocol):
+    """How a group of commands adds one: ``add(name, run, help)`` gives its parser, whose
+    ``run(args)`` returns the exit status."""
+
+    def __call__(self, name: str, run: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
+        ...
+
+
+class CommandFailedError(Exception):
+    """A command could not do its job for a reason the user can act on: one line on stderr, exit 1."""
+
+
+def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (to ``high``), called ``what`` in errors."""
+
+    def read(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a number, not {text!r}") from None
+        if number < low or (high is not None and number > high):
+            bounds = f"at least {low}" if high is None else f"{low} to {high}"
+            raise argparse.ArgumentTypeError(f"{what} is {bounds}, not {number}")
+        return number
+
+    return read
+
+
+port_number = whole_number("a port", 0, 65535)
+"""An argparse type: a TCP port, 0 (any free one) to 65535."""
+
+
+def server_address(text: str) -> str:
+    """An argparse type: ``HOST[:PORT]`` (``[V6]:PORT`` for IPv6) with a port that is a port."""
+    if text.startswith("["):
+        rest = text.partition("]")[2]
+        port = rest[1:] if rest.startswith(":") else None
+    else:
+        host, colon, port_text = text.rpartition(":")
+        port = port_text if colon and host.count(":") == 0 else None  # a bare IPv6 address has no port
+    if port is not None:
+        port_number(port)
+    return text
+
+
+def explain(exc: BaseException) -> str:
+    """One line for an error a command met: what happened, and what to try when we know."""
+    import ssl
+
+    if isinstance(exc, ConnectionRefusedError):
+        return f"{exc.strerror or exc} (is a server running there?)"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS: {exc.reason or exc}"
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"the records file cannot be used: {exc} (is --db a server's SQLite file?)"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename is not None else exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table options of spec.md section 3 as command-line flags."""
+    group = parser.add_argument_group("table rules (spec.md, section 3)")
+    group.add_argument(
+        "--players", type=int,
+        help="players at the table, 2-7 (default: one per bot, or with --bots one more)",
+    )
+    group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
+    group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")
+    group.add_argument(
+        "--no-forced-bid", action="store_true", help="the dealer may pass; all passing throws the hand in"
+    )
+    group.add_argument(
+        "--smudge", action="store_true",
+        help="a made bid of 4 wins at once; with two sides, a failed bid of 4 loses at once",
+    )
+    group.add_argument("--no-junk", action="store_true", help="only the pitcher's side scores")
+    group.add_argument(
+        "--hand-limit", type=int, default=DEFAULT_HAND_LIMIT,
+        help="from this hand on, a side leading alone wins (default 100, which sensible play never reaches; 0: none)"
+    )
+
+
+def add_clock_argument(parser: argparse.ArgumentParser) -> None:
+    """The per-decision limit that the offline runner holds every bot to."""
+    parser.add_argument(
+        "--decision-ms", type=milliseconds, default=1000.0,
+        help="per-decision limit in ms; a bot over it is timed out and the lowest-code legal action "
+        "is played for it (default 1000; 0: none)",
+    )
+
+
+def milliseconds(text: str) -> float:
+    """An argparse type: a time limit in milliseconds, 0 (none) or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"milliseconds are a number, not {text!r}") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"milliseconds are 0 (no limit) or more, not {text}")
+    return value
+
+
+def rules_from(args: argparse.Namespace, players: int) -> Rules:
+    """The :class:`Rules` the flags of :func:`add_rules_arguments` ask for."""
+    return Rules(
+        players=args.players or players,
+        teams=args.teams,
+        target=args.target,
+        forced_dealer_bid=not args.no_forced_bid,
+        smudge=args.smudge,
+        no_junk=args.no_junk,
+        hand_limit=args.hand_limit or None,
+    )
+
+
+def bot_players(args: argparse.Namespace) -> int:
+    """The players of a match of ``args.bots`` when ``--players`` is not given: one a bot, or
+    with ``--teams T`` and one bot a side, two a side."""
+    bots = len(args.bots)
+    return 2 * bots if args.teams and bots == args.teams else bots
+
+
+
+def print_json(value: Any) -> None:
+    """Print ``value`` as one line of JSON on stdout."""
+    print(json.dumps(value, separators=(",", ":")))

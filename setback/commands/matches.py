@@ -1,0 +1,249 @@
+"""The ``setback match``, ``setback watch`` and ``setback new-bot`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import json
+import logging
+import secrets
+import signal
+import sys
+from collections.abc import Iterable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from setback import logs
+from setback.bots.base import BotFailedError
+from setback.bots.match import MatchPlan, made_bot, play_with
+from setback.bots.match import play_match as run_match
+from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
+from setback.bots.seat import Limits
+from setback.bots.tally import MatchResult
+from setback.bots.template import write_template
+from setback.commands.common import (
+    AddCommand,
+    CommandFailedError,
+    add_clock_argument,
+    add_rules_arguments,
+    bot_players,
+    rules_from,
+)
+from setback.commands.via_server import via_server_records
+from setback.engine import Game, Rules, game_record
+from setback.telling.narrate import narrate
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    return Limits(args.decision_ms / 1000 if args.decision_ms else None)
+
+
+def read_finished(path: Path) -> list[dict[str, Any]]:
+    """The complete records in a match's JSONL file; a torn last line (a stopped write) is cut off."""
+    if not path.exists():
+        return []
+    records = []
+    good = 0
+    with path.open("rb") as file:
+        for line in file:
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                break
+            good += len(line)
+    with path.open("r+b") as file:
+        file.truncate(good)
+    return records
+
+
+def complete_lines(path: Path) -> int:
+    """How many complete (newline-ended) lines the file at ``path`` holds (0: no file): a match's kept games."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as file:
+        return sum(block.count(b"\n") for block in iter(functools.partial(file.read, 1 << 20), b""))
+
+
+def check_specs(specs: Iterable[str], via_server: bool = False) -> None:
+    """ValueError naming the first SPEC that is no bot, or a ``cmd:`` program with no server to play on."""
+    for spec in specs:
+        if not spec.startswith(EXTERNAL):
+            bot_factory(spec)
+        elif not via_server:
+            raise ValueError(f"{spec!r} is an external program: it plays only through a server "
+                             "(setback match --via-server)")
+        else:
+            external_command(spec)
+
+
+def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
+    """Play a match (its SPECs passed :func:`check_specs`) and print its result; stopped by
+    Ctrl-C with ``--out``, first say on stderr how many games the file keeps and how to finish."""
+    if args.via_server:  # the match's own server: only its warnings are news
+        logs.configure(json=args.log_json, level=logging.WARNING)
+    plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
+    for spec in dict.fromkeys(s for s in plan.specs if not s.startswith(EXTERNAL)):
+        cls, options = bot_class_and_options(spec)
+        if cls.plays_by_the_clock(options):
+            print(f"setback match: note: {spec} decides by time spent, so its games vary from run to run and "
+                  "machine to machine (search@budget_ms=None,playouts=N is repeatable)", file=sys.stderr)
+    if args.resume and not args.out:
+        raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
+    finished = read_finished(Path(args.out)) if args.resume else []
+    if args.out and not args.resume and complete_lines(Path(args.out)):
+        raise ValueError(f"{args.out} already holds games: --resume to go on with that match, or another --out")
+    try:
+        with ExitStack() as stack:
+            out: IO[str] | None = None
+            if args.out:
+                out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
+            progress = stack.enter_context(
+                Progress(
+                    TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True,
+                )
+            ) if not args.json and sys.stderr.isatty() else None
+            task = progress.add_task("games", total=plan.games, completed=len(finished)) if progress else None
+
+            def on_record(record: dict[str, Any]) -> None:
+                if out is not None:
+                    out.write(json.dumps(record) + "\n")
+                    out.flush()
+                if progress is not None and task is not None:
+                    progress.advance(task)
+
+            stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
+            result = run_match(
+                plan, jobs=args.jobs, finished=finished, on_record=on_record,
+                player=via_server_records if args.via_server else None,
+            )
+    except BotFailedError as exc:
+        if args.out:
+            kept = complete_lines(Path(args.out))
+            exc.args = (f"{exc}; {kept} of {plan.games} games kept in {args.out} (fix the bot, then --resume)",)
+        raise
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # people press Ctrl-C twice: let this be said
+        if args.out:
+            kept = complete_lines(Path(args.out))
+            print(f"setback match: stopped with {kept} of {plan.games} games kept in {args.out}; "
+                  "to finish, rerun the same command with --resume", file=sys.stderr)
+        raise
+    if args.json:
+        print(json.dumps(result.as_dict()))
+    else:
+        print_result(result)
+    return 0
+
+
+def print_result(result: MatchResult) -> None:
+    """The result table, one row a bot."""
+    plan = result.plan
+    title = f"{result.games} games, seed {plan.seed}" + (", duplicate" if plan.duplicate else "")
+    if any(s.paired for s in result.stats):
+        title += " (win intervals paired by deal)"
+    table = Table(title=title)
+    columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "net/hand", "bids made/set",
+               "ms/decision", "timeouts", "errors"]
+    rated = any(s.rating for s in result.stats)
+    for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for label, s in zip(result.labels(), result.stats, strict=True):
+        low, high = s.win_interval()
+        per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
+        net = f"{s.net / s.hands:+.3f}" if s.hands else "-"
+        rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
+        table.add_row(
+            label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
+            per_hand, net, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
+            str(s.clock.timeouts), str(s.clock.errors), *rating,
+        )
+    Console(width=None if sys.stdout.isatty() else 160).print(table)
+
+
+def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
+    """Tell one game between bots (its SPECs passed :func:`check_specs`)."""
+    specs: list[str] = args.bots
+    if len(specs) != rules.players:
+        raise ValueError(f"a table of {rules.players} players takes one bot a seat, not {len(specs)}")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    with contextlib.redirect_stdout(sys.stderr):  # what bots print is not the game's story
+        bots = [made_bot(spec, seed + seat) for seat, spec in enumerate(specs)]
+        game, _ = play_with(Game(rules, seed), bots, limits_from(args), tuple(specs))
+    if args.json:
+        print(json.dumps(game_record(game, players=specs)))
+        return 0
+    names = [f"{bot_name(spec)}-{seat}" for seat, spec in enumerate(specs)]  # as a server names them
+    if args.seed is None:
+        print(f"Seed {seed} (setback watch --seed {seed} tells this game again).")
+    for line in narrate(game.events, rules, names):
+        print(line)
+    return 0
+
+
+def run_new_bot_command(args: argparse.Namespace) -> int:
+    path, class_name = write_template(args.name, Path(args.dir))
+    print(f"wrote {path}, a commented bot to change. Run it in a match:")
+    print(f"  setback match {path}:{class_name} random --games 20 --seed 1")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    check_specs(args.bots, args.via_server)  # an unknown bot is news before a count that is off
+    try:
+        return run_match_command(args, rules_from(args, bot_players(args)))
+    except BotFailedError as exc:
+        raise CommandFailedError(str(exc)) from None
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    check_specs(args.bots)
+    try:
+        return run_watch_command(args, rules_from(args, len(args.bots)))
+    except BotFailedError as exc:
+        raise CommandFailedError(str(exc)) from None
+
+
+def cmd_new_bot(args: argparse.Namespace) -> int:
+    return run_new_bot_command(args)
+
+
+def register(command: AddCommand) -> None:
+    match = command("match", cmd_match, "play seeded bot-vs-bot games and print the result table")
+    match.add_argument(
+        "bots", nargs="+", metavar="BOT", help="bot SPECs: one a seat, or one a side with --teams"
+    )
+    match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    match.add_argument(
+        "--duplicate", action="store_true", help="replay every deal once per rotation of the bots' seats"
+    )
+    match.add_argument("--jobs", type=int, default=1, help="processes to play games on (default 1)")
+    match.add_argument(
+        "--via-server", action="store_true",
+        help="play through a real server over TCP (needed by cmd:PROGRAM bots; --jobs tables at a time)",
+    )
+    match.add_argument("--out", metavar="FILE.jsonl", help="write one JSON record per game")
+    match.add_argument(
+        "--resume", action="store_true", help="keep the games already in --out and play only the rest"
+    )
+    match.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_clock_argument(match)
+    add_rules_arguments(match)
+
+    watch = command("watch", cmd_watch, "play one game between bots and tell it hand by hand")
+    watch.add_argument("bots", nargs="*", default=["heuristic"] * 4, metavar="BOT", help="bot SPECs, one a seat")
+    watch.add_argument("--seed", type=int, help="game seed (default: a new one each time, told first)")
+    watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
+    add_clock_argument(watch)
+    add_rules_arguments(watch)
+
+    new_bot = command("new-bot", cmd_new_bot, "write NAME.py, a commented bot to start from")
+    new_bot.add_argument("name", metavar="NAME", help="the bot's file and class name (a Python identifier)")
+    new_bot.add_argument("--dir", default=".", help="where to write it (default: here)")

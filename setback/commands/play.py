@@ -1,0 +1,131 @@
+"""``setback play``: from the command line's flags to a running text client.
+
+With a HOST it connects there; with ``--bots N`` and no host it starts an embedded server
+on 127.0.0.1 (a free port), creates a table with N built-in bots and seats the player;
+with neither it looks for servers on the LAN.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import getpass
+import os
+
+from setback import logs, places
+from setback.client.options import PlayOptions
+from setback.client.state import QuickGame
+from setback.commands.common import AddCommand, add_rules_arguments, rules_from
+from setback.commands.embedded import start_embedded
+from setback.engine import MAX_PLAYERS, Rules
+from setback.link.server_link import Address, tls_context
+from setback.protocol.convert import rules_to_wire
+from setback.protocol.messages import Clock
+
+
+def default_name() -> str:
+    """The login name, as a first guess at what to be called."""
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError):
+        name = ""
+    return (name or "player")[:40]
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("host", nargs="?", metavar="HOST[:PORT]", help="the server (default: look on the LAN)")
+    parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    parser.add_argument("--password", help="the server's password, if it has one")
+    parser.add_argument(
+        "--bots", type=int, default=0, metavar="N",
+        help="start a game against N built-in bots at once (on a server of your own unless HOST is given)",
+    )
+    parser.add_argument(
+        "--clock", type=float, default=0, metavar="SECONDS",
+        help="seconds for each decision at the table --bots creates, and the new-table default (0: no clock)",
+    )
+    parser.add_argument("--seed", type=int, help="deal the --bots game from this seed (a seeded table)")
+    parser.add_argument("--table-name", help="the name of the table --bots creates")
+    parser.add_argument("--ascii", action="store_true", help="suit letters (10H) instead of symbols (10♥)")
+    parser.add_argument("--no-color", action="store_true", help="no colours (as with NO_COLOR=1)")
+    parser.add_argument("--tls", action="store_true", help="the server speaks TLS (checked against the system's CAs)")
+    parser.add_argument("--tls-ca", metavar="PEM", help="check the server's certificate against this CA or certificate")
+    parser.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
+    parser.add_argument(
+        "--db", metavar="PATH",
+        help="with --bots: the embedded server's SQLite file (default: in your data folder, as for "
+        "setback serve, so setback history lists your games; :memory: keeps nothing)",
+    )
+
+
+def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
+    """The client's options from the flags; ValueError saying what does not fit."""
+    name = (args.name or default_name()).strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise ValueError("--name is 1 to 40 printable characters")
+    if args.bots and not 1 <= args.bots < rules.players:
+        raise ValueError(f"--bots is 1 to {rules.players - 1} at a table of {rules.players} players")
+    if args.clock < 0 or args.clock > 3600:
+        raise ValueError("--clock is 0 (none) to 3600 seconds")
+    clock = args.clock or None
+    wire = rules_to_wire(rules)
+    plan = None
+    if args.bots:
+        plan = QuickGame(
+            rules=wire, bots=args.bots, clock=Clock(decision_seconds=clock), seed=args.seed,
+            name=args.table_name or f"{name}'s table",
+        )
+    address = Address.parse(args.host) if args.host else None
+    if args.db is not None and (address is not None or not args.bots):
+        raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
+    tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
+    if tls is not None and address is None:
+        raise ValueError("--tls is for a server that speaks it: name the HOST")
+    embedded = address is None and plan is not None  # its server ends with the client: no seat outlives it
+    return PlayOptions(
+        name=name, address=address, password=args.password, plan=plan, rules=wire, clock=clock, ascii=args.ascii,
+        tls=tls, seat_tokens=None if embedded else places.default_seat_tokens_path(),
+    )
+
+
+def players_default(args: argparse.Namespace) -> int:
+    """Players at a ``--bots`` table: one more than the bots (four otherwise)."""
+    return min(MAX_PLAYERS, args.bots + 1) if args.bots else 4
+
+
+async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> None:
+    """Run the client (with its own server when ``embedded``) until the player quits."""
+    from setback.client.app import SetbackApp
+
+    server = await start_embedded(db) if embedded else None
+    if server is not None:
+        options = dataclasses.replace(options, address=Address("127.0.0.1", server.port), embedded=True)
+    try:
+        await SetbackApp(options).run_async()
+    finally:
+        if server is not None:
+            await server.stop()
+
+
+def run_play_command(args: argparse.Namespace, rules: Rules) -> int:
+    options = play_options(args, rules)
+    if args.no_color:
+        os.environ["NO_COLOR"] = "1"
+    embedded = options.address is None and options.plan is not None
+    db = args.db or str(places.default_db_path())
+    asyncio.run(play(options, embedded, None if db == ":memory:" else db))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    import logging
+
+    logs.configure(json=args.log_json, level=logging.WARNING)
+    return run_play_command(args, rules_from(args, players_default(args)))
+
+
+def register(command: AddCommand) -> None:
+    play = command("play", cmd_play, "play at a server, or against bots at once (--bots 3)")
+    add_play_arguments(play)
+    add_rules_arguments(play)

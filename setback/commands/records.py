@@ -1,0 +1,128 @@
+"""``setback history``, ``replay``, ``export`` and ``leaderboard``: what a server recorded."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from setback import places
+from setback.commands.common import AddCommand, print_json, whole_number
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from setback.server.store import Store
+
+    path = args.db or str(places.default_db_path())
+    if not Path(path).exists():
+        raise ValueError(f"no records at {path} (give the server's --db)")
+    return Store(path)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from setback.server.history import history_rows
+
+    rows = history_rows(_store(args), args.limit)
+    if args.json:
+        print_json(rows)
+        return 0
+    if not rows:
+        print("no finished games recorded yet")
+        return 0
+    table = Table(title="finished games, newest first", caption="*: a stand-in bot played some of their decisions")
+    for column in ("game", "table", "players", "rules", "scores", "won", "finished (UTC)"):
+        table.add_column(column, no_wrap=column.startswith("finished"))  # wraps between words
+    for row in rows:
+        rules = row["rules"]
+        teams = f", {rules['teams']} teams" if rules["teams"] else ""
+        reason = str(row["reason"]).replace("_", " ")
+        players = ", ".join(f"{name}*" if name in row["stood_in"] else name for name in row["players"])
+        table.add_row(
+            str(row["game_id"]), row["table"], players,
+            f"{rules['players']}p to {rules['target']}{teams}",
+            " / ".join(str(s) for s in row["scores"] or []), f"{', '.join(row['winners'])} ({reason})",
+            (row["finished"] or "")[:16].replace("T", " "),
+        )
+    Console().print(table)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from setback.server.history import record_lines, replay_lines
+
+    if args.file is not None:  # a record file (match --out, export): its game GAME_ID
+        for line in record_lines(Path(args.file), args.game_id):
+            print(line)
+        return 0
+    row = _store(args).game(args.game_id)
+    if row is None:
+        raise ValueError(f"no game {args.game_id}")
+    for line in replay_lines(row):
+        print(line)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from setback.server.history import export_record
+
+    store = _store(args)
+    if args.all:
+        rows = list(reversed(store.finished_games()))
+        if args.game_id is not None:
+            raise ValueError("name a GAME_ID or --all, not both")
+    elif args.game_id is not None:
+        row = store.game(args.game_id)
+        if row is None:
+            raise ValueError(f"no game {args.game_id}")
+        rows = [row]
+    else:
+        raise ValueError("name a GAME_ID or --all")
+    with open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout) as out:
+        for row in rows:
+            out.write(json.dumps(export_record(row)) + "\n")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from setback.server.history import leaderboard_rows
+
+    rows = leaderboard_rows(_store(args))
+    if args.json:
+        print_json(rows)
+        return 0
+    table = Table(title="ratings from rated tables (Elo)")
+    for column in ("#", "player", "rating", "games", "wins"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for rank, row in enumerate(rows, 1):
+        table.add_row(str(rank), row["player"], f"{row['rating']:.1f}", str(row["games"]), str(row["wins"]))
+    Console().print(table)
+    return 0
+
+
+def register(command: AddCommand) -> None:
+    def with_db(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sub.add_argument("--db", metavar="PATH", help="the server's SQLite file (default: in your data folder)")
+        return sub
+
+    history = with_db(command("history", cmd_history, "list the finished games a server recorded"))
+    history.add_argument("--limit", type=whole_number("a count", 1), default=50, help="newest N games (default 50)")
+    history.add_argument("--json", action="store_true", help="print them as JSON")
+    replay = with_db(command("replay", cmd_replay, "tell a recorded game hand by hand"))
+    replay.add_argument("game_id", type=int, metavar="GAME_ID")
+    replay.add_argument(
+        "--file", metavar="FILE.jsonl",
+        help="a file of game records (match --out, export) instead of the server's: GAME_ID is the match's "
+        "game number (from 0), or an export's game id",
+    )
+    export = with_db(command("export", cmd_export, "write recorded games as JSONL records (as match --out)"))
+    export.add_argument("game_id", type=int, nargs="?", metavar="GAME_ID")
+    export.add_argument("--all", action="store_true", help="every finished game, oldest first")
+    export.add_argument("--out", metavar="FILE.jsonl", help="write here instead of stdout")
+    leaderboard = with_db(command("leaderboard", cmd_leaderboard, "ratings and win/loss from rated tables"))
+    leaderboard.add_argument("--json", action="store_true", help="print it as JSON")

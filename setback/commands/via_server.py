@@ -1,0 +1,191 @@
+"""Match games played through a real server over TCP (``setback match --via-server``).
+
+One :class:`~setback.server.app.Server` runs in this process on a loopback port. Each
+game gets its own table, created with the game's seed, rules and clock; each seat's bot
+joins it over the protocol: a Python bot through :func:`~setback.bots.remote.play_remote`
+(the same bot, seeded the same way, as offline), a ``cmd:`` bot as the program it names,
+started with the table in its environment (spec.md, "External bots") and stopped once the
+game is over. The record is read back from the server's own records and carries the same
+fields as an offline one, so for the same seeds and deterministic bots both modes give
+identical games. A ``cmd:`` bot's clock holds the decisions and timeouts the server saw;
+the runner cannot time it, so its ``seconds`` stay 0 (the result shows no ms/decision).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from setback.bots.match import MatchPlan, match_fields
+from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command
+from setback.bots.remote import Seating, play_remote
+from setback.bots.seat import Clock
+from setback.engine import game_record
+from setback.link.server_link import Address, ServerLink
+from setback.protocol.convert import rules_to_wire
+from setback.protocol.messages import Clock as TableClock
+from setback.protocol.messages import CreateTable, TableUpdate
+from setback.server.app import Server
+from setback.server.config import ServerConfig
+from setback.server.history import replayed
+from setback.server.store import BY_CLOCK, GameRow
+
+STOP_SECONDS = 5.0
+"""How long an external bot may take to end after SIGTERM before it is killed."""
+SIT_DOWN_SECONDS = 30.0
+"""How long every bot of a game has to take its seat before the match stops with an error."""
+
+
+def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
+    """The records of games ``indexes`` of ``plan``, played through a server, in order."""
+    with tempfile.TemporaryDirectory(prefix="setback-match-") as folder:
+        records = asyncio.run(_play_all(plan, indexes, max(1, jobs), Path(folder) / "match.sqlite3"))
+    yield from records
+
+
+async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) -> list[dict[str, Any]]:
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5))
+    await server.start()
+    address = Address("127.0.0.1", server.port)
+    try:
+        limit = asyncio.Semaphore(jobs)
+
+        async def one(index: int) -> dict[str, Any]:
+            async with limit:
+                return await _play_one(plan, index, server, address)
+
+        return list(await asyncio.gather(*(one(index) for index in indexes)))
+    finally:
+        await server.stop()
+
+
+STDERR_FD = 2
+"""Where a ``cmd:`` bot's own output goes: the process's standard error (stdout is the result)."""
+
+
+async def _play_one(plan: MatchPlan, index: int, server: Server, address: Address) -> dict[str, Any]:
+    seating = plan.seating(index)
+    seed = plan.game_seed(index)
+    host = ServerLink(address, f"match-{index}", kind="bot", events=False)
+    await host.connect()
+    decision = plan.limits.decision
+    await host.send(CreateTable(
+        id=1, name=f"match game {index}", rules=rules_to_wire(plan.rules), seed=seed,
+        clock=TableClock(decision_seconds=decision, bot_after_timeouts=None),
+    ))
+    while not isinstance(reply := await host.receive(), TableUpdate) or reply.id != 1:
+        pass
+    table = reply.table.table
+    over = asyncio.Event()
+
+    def decided(where: str) -> None:
+        if where == table:
+            over.set()
+
+    server.lobby.game_over_listeners.append(decided)
+    clocks = [Clock() for _ in seating]
+    sdk: list[asyncio.Future[int]] = []
+    external: list[asyncio.Future[int]] = []
+    seated: list[tuple[str, asyncio.Future[Any]]] = []
+    """Each seat's bot, named, as it plays: one that ends before the game does stops the match."""
+    for seat, b in enumerate(seating):
+        spec = plan.specs[b]
+        if spec.startswith(EXTERNAL):
+            external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+            seated.append((f"{spec} (seat {seat})", external[-1]))
+        else:
+            bot = bot_factory(spec)(seed + seat)
+            link = ServerLink(address, f"{spec}#{seat}", kind="bot")
+            sdk.append(asyncio.ensure_future(
+                play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
+            ))
+            seated.append((f"{spec} (seat {seat})", sdk[-1]))
+    try:
+        await _until_over(over, server, table, index, seated)
+        server.flush()
+        if sdk:  # they end on game_over, having counted their clocks; external programs never end
+            await asyncio.wait(sdk, timeout=5)
+    finally:
+        await host.close()  # (its table, until someone sits there, closes with it)
+        server.lobby.game_over_listeners.remove(decided)
+        players: list[asyncio.Future[Any]] = [*sdk, *external]
+        for player in players:
+            player.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+    row = server.store.finished_game_at(table)
+    assert row is not None, f"no finished game recorded at {table}"
+    for seat, b in enumerate(seating):
+        if plan.specs[b].startswith(EXTERNAL):
+            clocks[seat] = _server_clock(row, seat)
+    return game_record(replayed(row), players=[plan.specs[b] for b in seating],
+                       match=match_fields(plan, index, clocks))
+
+
+async def _until_over(
+    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]]
+) -> None:
+    """Wait for game ``index`` at ``table`` to end; :class:`ExternalBotError` as soon as a bot
+    ends before it (a program that exits or cannot start) or some seat is still empty
+    :data:`SIT_DOWN_SECONDS` after the table was made."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + SIT_DOWN_SECONDS
+    ended = asyncio.ensure_future(over.wait())
+    try:
+        while not over.is_set():
+            await asyncio.wait([ended, *(p for _, p in players)], timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+            if over.is_set():
+                return
+            for name, player in players:
+                if player.done():
+                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over")
+            empty = [s.index for s in server.lobby.tables[table].seats if not s.taken]
+            if empty and loop.time() > deadline:
+                seats = ", ".join(map(str, empty))
+                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s "
+                                       "(does the bot join the table in SETBACK_TABLE?)")
+    finally:
+        ended.cancel()
+
+
+def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
+    if player.cancelled():
+        return "was stopped"
+    error = player.exception()
+    if error is not None:
+        return f"failed: {error}" if not isinstance(error, OSError) else f"could not start: {error.strerror or error}"
+    return f"exited with status {player.result()}" if name.startswith(EXTERNAL) else "ended"
+
+
+def _server_clock(row: GameRow, seat: int) -> Clock:
+    """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
+    chosen = [by for who, _, by in row.actions if who == seat]
+    return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
+
+
+async def _external(spec: str, address: Address, table: str, seat: int) -> int:
+    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL);
+    its exit status if it ends first."""
+    command = external_command(spec)
+    env = {
+        **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
+        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
+    }
+    process = await asyncio.create_subprocess_exec(  # what it prints is not the match's output: to stderr
+        *command, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=STDERR_FD
+    )
+    try:
+        return await process.wait()
+    finally:
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), STOP_SECONDS)
+            except TimeoutError:
+                process.kill()
+                await process.wait()

@@ -1,0 +1,134 @@
+"""Encoding, decoding and framing: one JSON object per line, bounded in length.
+
+:class:`LineBuffer` is sans-IO: feed it bytes, take complete lines out; a line
+longer than the limit is reported once and discarded up to its newline.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from setback.protocol.errors import Code
+from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
+
+PROTOCOL_VERSION = "1.2"
+MAJOR = 1
+DEFAULT_PORT = 7411
+"""The TCP port a server listens on unless told otherwise."""
+SERVICE_TYPE = "_setback._tcp.local."
+"""The DNS-SD service type a server announces itself under on the LAN (spec.md, "Discovery")."""
+MAX_LINE_BYTES = 16 * 1024
+"""The longest line a client may send, newline included."""
+MAX_SERVER_LINE_BYTES = 1024 * 1024
+"""The longest line the server sends; clients should accept at least this."""
+
+_encoder = msgspec.json.Encoder()
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+_id_decoder = msgspec.json.Decoder(IdOnly)
+TOO_DEEP = "not JSON we read: nested too deeply"
+"""Why a line of arrays and objects nested past what the decoder follows is refused."""
+_MISSING = re.compile(r"Object missing required field `([^`]+)`")
+
+
+class ProtocolError(Exception):
+    """A line the peer sent that is not a valid message: the code, a text, the JSON path."""
+
+    def __init__(self, code: Code, message: str, id: RequestId = None, path: str | None = None) -> None:
+        super().__init__(code, message, id, path)
+        self.code = code
+        self.message = message
+        self.id = id
+        self.path = path
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """One message as a line, newline included (one encoding pass, no copy to add it)."""
+    return _encoder.encode_lines((message,))
+
+
+def request_id(line: bytes) -> RequestId:
+    """The ``id`` of the message on ``line``, if it has a readable one (for the error answering it)."""
+    try:
+        return _id_decoder.decode(line).id
+    except (msgspec.DecodeError, RecursionError):  # ValidationError included
+        return None
+
+
+def _error(exc: msgspec.DecodeError, line: bytes) -> ProtocolError:
+    """What is wrong with ``line``, which ``exc`` refused, as the error to answer it with."""
+    if not isinstance(exc, msgspec.ValidationError):
+        return ProtocolError(Code.MALFORMED, f"not JSON: {exc}")
+    text = str(exc)
+    path = text.rpartition(" - at `")[2].rstrip("`") if " - at `" in text else "$"
+    missing = _MISSING.match(text)
+    if missing is not None:  # msgspec names the object; the path names the field it lacks
+        path = f"{path}.{missing[1]}"
+    if path == "$" and text.startswith("Expected `object`"):
+        return ProtocolError(Code.MALFORMED, "a message is a JSON object", None, path)
+    if path == "$.type":
+        return ProtocolError(Code.UNKNOWN_TYPE, text, request_id(line), "$.type")
+    return ProtocolError(Code.INVALID_FIELD, text, request_id(line), path)
+
+
+def decode_client(line: bytes) -> ClientMessage:
+    """A client's line as a message; :class:`ProtocolError` saying what is wrong otherwise."""
+    try:
+        return _client_decoder.decode(line)
+    except msgspec.DecodeError as exc:  # ValidationError included
+        raise _error(exc, line) from None
+    except RecursionError:
+        raise ProtocolError(Code.MALFORMED, TOO_DEEP) from None
+
+
+def decode_server(line: bytes) -> ServerMessage:
+    """A server's line as a message (for clients and bots)."""
+    try:
+        return _server_decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        raise _error(exc, line) from None
+    except RecursionError:
+        raise ProtocolError(Code.MALFORMED, TOO_DEEP) from None
+
+
+class LineBuffer:
+    """Splits a byte stream into lines of at most ``limit`` bytes (newline included)."""
+
+    def __init__(self, limit: int = MAX_LINE_BYTES) -> None:
+        self.limit = limit
+        self._pending = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> tuple[list[bytes], bool]:
+        """Take ``data``; return the complete lines and whether an overlong line was met."""
+        if data and not self._pending and not self._discarding and data.find(b"\n") == len(data) - 1 < self.limit:
+            return [data[:-1]], False  # the usual case: exactly one whole line
+        lines: list[bytes] = []
+        overlong = False
+        start = 0
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:
+                break
+            if self._discarding:
+                self._discarding = False
+            elif len(self._pending) + end - start + 1 > self.limit:
+                overlong = True
+            else:
+                self._pending += data[start:end]
+                lines.append(bytes(self._pending))
+            self._pending.clear()
+            start = end + 1
+        rest = len(data) - start
+        if not self._discarding and rest:
+            if len(self._pending) + rest >= self.limit:
+                overlong = True
+                self._discarding = True
+                self._pending.clear()
+            else:
+                self._pending += data[start:]
+        return lines, overlong

@@ -1,0 +1,106 @@
+"""Reading records back: a server's finished games, replays, exports, the leaderboard; record files."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from setback.engine import Game, game_record, parse_action, replay_record
+from setback.protocol.convert import rules_from_wire
+from setback.protocol.messages import WireRules
+from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store, stood_in_seats
+from setback.telling.narrate import narrate
+
+
+def replayed(row: GameRow) -> Game:
+    """The game a stored row describes, replayed from its seed and actions."""
+    game = Game(rules_from_wire(msgspec.convert(row.rules, WireRules)), row.seed)
+    for _seat, text, _by in row.actions:
+        game.apply(parse_action(text))
+    return game
+
+
+def export_record(row: GameRow) -> dict[str, Any]:
+    """The same JSONL record as ``setback match --out`` writes, with where and when it was played."""
+    return game_record(
+        replayed(row),
+        players=row.players,
+        server={
+            "game_id": row.id, "table": row.table_id, "game": row.number, "rated": row.rated,
+            "started": _iso(row.started), "finished": _iso(row.finished),
+            "timed_out_actions": _chosen_by(row, BY_CLOCK), "stand_in_actions": _chosen_by(row, BY_STAND_IN),
+        },
+    )
+
+
+def _chosen_by(row: GameRow, by: int) -> list[int]:
+    """The indexes of the game's actions that ``by`` chose."""
+    return [index for index, (_, _, chooser) in enumerate(row.actions) if chooser == by]
+
+
+def stood_in(row: GameRow) -> list[str]:
+    """The players for whom a stand-in bot played at least one decision, in seat order."""
+    seats = stood_in_seats(row.actions)
+    return [name for seat, name in enumerate(row.players) if seat in seats]
+
+
+def _iso(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.datetime.fromtimestamp(stamp, datetime.UTC).isoformat(timespec="seconds")
+
+
+def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
+    """One summary a finished game, newest first."""
+    rows = []
+    for row in store.finished_games(limit):
+        outcome = row.outcome or {}
+        winner = outcome.get("winner")
+        rules = rules_from_wire(msgspec.convert(row.rules, WireRules))
+        rows.append({
+            "game_id": row.id, "table": row.table_id, "players": row.players, "rules": row.rules,
+            "scores": outcome.get("scores"), "winner_side": winner, "reason": outcome.get("reason"),
+            "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == winner],
+            "stood_in": stood_in(row), "rated": row.rated, "finished": _iso(row.finished),
+        })
+    return rows
+
+
+def replay_lines(row: GameRow) -> Iterator[str]:
+    """The game told hand by hand."""
+    game = replayed(row)
+    yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
+    yield from narrate(game.events, game.rules, row.players)
+
+
+def record_lines(path: Path, game: int) -> Iterator[str]:
+    """Game ``game`` of a file of records (``match --out``: its number in the match; an
+    export: its game id), told hand by hand; ValueError if the file has no such game."""
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                found = record.get("match", {}).get("game", record.get("server", {}).get("game_id"))
+            except (ValueError, AttributeError):
+                raise ValueError(f"{path}, line {number}: not a game record") from None
+            if found == game:
+                replayed_game = replay_record(record)
+                players = [str(p) for p in record["players"]]
+                yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
+                yield from narrate(replayed_game.events, replayed_game.rules, players)
+                return
+    raise ValueError(f"no game {game} in {path}")
+
+
+def leaderboard_rows(store: Store) -> list[dict[str, Any]]:
+    return [
+        {"player": player, "rating": round(rating, 1), "games": games, "wins": wins}
+        for player, rating, games, wins in store.ratings()
+    ]

@@ -1,0 +1,550 @@
+"""The server's SQLite file: tables, seats, games as seed + actions, hand results, chat, ratings.
+
+Writes are queued in memory; at the end of each turn of the event loop the server commits
+the turn's queue, in order, as one transaction, and only then writes that turn's messages
+(see :meth:`Server.flush`), so whatever a client has seen is on disk. During play the
+store is only written: ratings, the one thing read back, are cached in memory. WAL mode
+with ``synchronous=NORMAL`` survives a killed server process; a power cut may lose the
+last commits (spec.md, "Durability").
+
+The actions of every game go to an append-only journal, one row a turn holding every
+action the turn took at every table (one insert a turn, not one a decision, is what keeps
+recording cheap on the server's hot path). A game's row names the turns its actions span,
+``first_move`` to ``last_move`` (none while it is being played): reading a game reads those
+journal rows and keeps its own actions. Nothing is copied or deleted when a game ends, so
+a game's end costs its turn no more than any other turn. (Files of schema 3 and older kept
+a finished game's actions in its row, ``games.actions``; those games are read from there.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import itertools
+import json
+import operator
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; one server a file is then up to the user
+    fcntl = None  # type: ignore[assignment]
+
+SCHEMA_VERSION = 4
+CHECKPOINT_SECONDS = 2.0
+"""How often the server's checkpoint thread folds the WAL into the database file. What a
+round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
+(README, "Figures"): the WAL holds up to a round's worth of commits, some 70 MB under the
+benchmark's load at 50 tables, little at a club's."""
+CHECKPOINT_PASSES = 8
+"""Passes a checkpoint round makes at most, each folding what was committed during the one
+before. A pass that finds nothing new leaves the WAL all folded, and the next commit starts
+it over from its beginning. Under steady load no pass may find that: the writer then folds
+the few frames left itself, after its next commit (two syncs, a fraction of a millisecond
+on an SSD), or the WAL would grow for as long as the load lasts."""
+
+_MOVES_TABLE = """
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL, seq INTEGER NOT NULL, seat INTEGER NOT NULL, action TEXT NOT NULL,
+    timed_out INTEGER NOT NULL DEFAULT 0
+)"""
+"""Schema 2's journal, one row an action in rowid order: only read to migrate a file."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
+    games_played INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, closed REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT,
+    token_hash TEXT, bot TEXT, PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT NOT NULL, number INTEGER NOT NULL,
+    seed INTEGER NOT NULL, rules TEXT NOT NULL, players TEXT NOT NULL, rated INTEGER NOT NULL,
+    started REAL NOT NULL, finished REAL, outcome TEXT,
+    first_move INTEGER NOT NULL DEFAULT 0, actions TEXT, last_move INTEGER
+);
+CREATE TABLE IF NOT EXISTS hands (
+    game_id INTEGER NOT NULL, number INTEGER NOT NULL, result TEXT NOT NULL, PRIMARY KEY (game_id, number)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, scope TEXT NOT NULL, sender TEXT NOT NULL,
+    text TEXT NOT NULL, at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player TEXT PRIMARY KEY, rating REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL
+);
+"""
+
+
+Batch = list[tuple[str, tuple[Any, ...]]]
+"""Queued writes: SQL and its arguments, in order."""
+
+BY_PLAYER, BY_CLOCK, BY_STAND_IN = 0, 1, 2
+"""Who chose a recorded action: the seat's player (a built-in bot in its own seat too), the
+clock (the timeout policy), or a stand-in bot playing for a player who was away or left.
+Kept where files of schemas 1 and 2 kept 0 and 1 for "the clock chose it"."""
+Recorded = tuple[int, str, int]
+"""A recorded action: seat, action text, who chose it (:data:`BY_PLAYER`...)."""
+
+
+def stood_in_seats(actions: list[Recorded]) -> frozenset[int]:
+    """The seats a stand-in bot played at least one decision for."""
+    return frozenset(seat for seat, _, by in actions if by == BY_STAND_IN)
+
+
+def _json(value: object) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+_JOURNAL = "INSERT INTO journal VALUES (?, ?)"
+_journal_encoder = msgspec.json.Encoder()
+_journal_decoder = msgspec.json.Decoder(list[tuple[int, int, str, int | bool]])
+"""A journal row: game, seat, action, who chose it (older files may say false/true for 0/1)."""
+_IN_PLAY = "finished IS NULL AND actions IS NULL AND last_move IS NULL"
+"""A game still being played (or, at start-up, one to take back): not finished, not abandoned."""
+
+
+class StoreInUseError(OSError):
+    """Another running server writes the file: two writers would give out the same ids."""
+
+
+class Holder(msgspec.Struct, omit_defaults=True):
+    """Who holds a records file, as its lock file says: the process, and once it listens,
+    where (``local``: the server of a ``setback play --bots`` game, for its player alone)."""
+
+    pid: int
+    host: str | None = None
+    port: int | None = None
+    local: bool = False
+
+
+def _read_holder(data: bytes) -> Holder | None:
+    try:
+        return msgspec.json.decode(data, type=Holder)
+    except msgspec.DecodeError:  # an older server's empty lock file, or one being written
+        return None
+
+
+def in_use(holder: Holder | None) -> str:
+    """Why a records file cannot be had, and what to do instead."""
+    if holder is None:
+        return "in use by another running setback server (give this one another --db)"
+    if holder.local:
+        return (f"in use by a `setback play` game on this computer (process {holder.pid}): "
+                "finish that game, or give this one another --db")
+    if holder.port is None:
+        return (f"in use by a setback server starting on this computer (process {holder.pid}); "
+                "give this one another --db")
+    host = holder.host if holder.host not in {None, "", "0.0.0.0", "::"} else "127.0.0.1"
+    where = f"[{host}]:{holder.port}" if ":" in str(host) else f"{host}:{holder.port}"
+    return (f"in use by the setback server running on this computer (process {holder.pid}, port {holder.port}): "
+            f"play there with `setback play {where}` (with --bots N for a game against bots), "
+            "or give this one another --db")
+
+
+def token_hash(token: str) -> str:
+    """Seat tokens are kept only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    table_id: str
+    number: int
+    seed: int
+    rules: dict[str, Any]
+    players: list[str]
+    rated: bool
+    started: float
+    finished: float | None
+    outcome: dict[str, Any] | None
+    actions: list[Recorded]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    number: int
+    name: str
+    options: dict[str, Any]
+    games_played: int
+    seats: list[SeatRow]
+    game: GameRow | None
+    """The table's unfinished game, if it has one."""
+
+
+class Store:
+    """One SQLite file (``None``: in memory, for tests and throwaway servers)."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        if path is not None and str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path) if path is not None else ":memory:"
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
+        self.db.executescript(_SCHEMA)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._queue: Batch = []
+        self.wake: Callable[[], None] | None = None
+        """Called when a write is queued while none was: the server's turn ends with a commit
+        even when it has nothing to say to anyone (a table of bots nobody watches)."""
+        self._actions: list[tuple[int, int, str, int]] = []
+        """This turn's actions at every table: game, seat, action, who chose it (:data:`BY_PLAYER`...)."""
+        self._next_turn = int(self.db.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), "
+            "COALESCE((SELECT MAX(first_move) FROM games), 0), COALESCE((SELECT MAX(last_move) FROM games), 0))"
+        ).fetchone()[0]) + 1
+        self._checkpointer: threading.Thread | None = None
+        self._fold_rest = False
+        """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
+        self._closing = threading.Event()
+        self._claim: IO[bytes] | None = None
+        self._ratings = {
+            str(player): (float(rating), int(games), int(wins))
+            for player, rating, games, wins in self.db.execute("SELECT player, rating, games, wins FROM ratings")
+        }
+        self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
+
+    def _migrate(self) -> None:
+        """Bring a file of an older schema up to this one, a transaction a step."""
+        row = None
+        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        version = int(row[0]) if row else SCHEMA_VERSION
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"{self.path} has schema {version}; this setback knows up to {SCHEMA_VERSION}")
+        if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
+            self._migrate_1_to_2()
+        if version <= 2:
+            self._migrate_2_to_3()
+        if version <= 3:
+            self._migrate_3_to_4()
+
+    def _migrate_1_to_2(self) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("ALTER TABLE games ADD COLUMN first_move INTEGER NOT NULL DEFAULT 0")
+            self.db.execute("ALTER TABLE games ADD COLUMN actions TEXT")
+            self.db.execute(_MOVES_TABLE)
+            self.db.execute(
+                "UPDATE games SET actions = (SELECT json_group_array(json_array(seat, action, timed_out)) "
+                "FROM (SELECT seat, action, timed_out FROM actions WHERE game_id = games.id ORDER BY seq)) "
+                "WHERE finished IS NOT NULL"
+            )
+            self.db.execute(
+                "INSERT INTO moves SELECT a.game_id, a.seq, a.seat, a.action, a.timed_out FROM actions a "
+                "JOIN games g ON g.id = a.game_id WHERE g.finished IS NULL ORDER BY a.game_id, a.seq"
+            )
+            self.db.execute(
+                "UPDATE games SET first_move = COALESCE((SELECT MIN(rowid) FROM moves WHERE game_id = games.id), "
+                "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM moves)) WHERE finished IS NULL"
+            )
+            self.db.execute("DROP TABLE actions")
+            self.db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+
+    def _migrate_2_to_3(self) -> None:
+        """One action a row becomes one journal row for each unsealed game."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("CREATE TABLE journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL)")
+            unsealed = self.db.execute(
+                "SELECT id, first_move FROM games WHERE finished IS NULL AND actions IS NULL ORDER BY id"
+            ).fetchall()
+            for turn, (game_id, first_move) in enumerate(unsealed, start=1):
+                actions = self.db.execute(
+                    "SELECT seat, action, timed_out FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid",
+                    (first_move, game_id),
+                ).fetchall()
+                self.db.execute(_JOURNAL, (turn, _json([(game_id, *action) for action in actions])))
+                self.db.execute("UPDATE games SET first_move = ? WHERE id = ?", (turn, game_id))
+            self.db.execute("UPDATE games SET first_move = 0 WHERE finished IS NOT NULL OR actions IS NOT NULL")
+            self.db.execute("DROP TABLE moves")
+            self.db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+
+    def _migrate_3_to_4(self) -> None:
+        """Games finished from now on name their last journal turn instead of copying their actions."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("ALTER TABLE games ADD COLUMN last_move INTEGER")
+            self.db.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        if not self._queue and not self._actions and self.wake is not None:
+            self.wake()
+        self._queue.append((sql, args))
+
+    def take(self) -> Batch:
+        """The writes queued so far (this turn's actions as one journal row), to be committed
+        by :meth:`write` (on any one thread)."""
+        batch, self._queue = self._queue, []
+        if self._actions:
+            batch.append((_JOURNAL, (self._next_turn, _journal_encoder.encode(self._actions).decode())))
+            self._next_turn += 1
+            self._actions = []
+        return batch
+
+    def write(self, batch: Batch) -> None:
+        """Commit ``batch`` as one transaction, in order."""
+        if not batch:
+            return
+        with self.db:  # BEGIN ... COMMIT
+            self.db.execute("BEGIN")
+            for sql, rows in itertools.groupby(batch, key=operator.itemgetter(0)):
+                self.db.executemany(sql, [args for _, args in rows])
+        if self._fold_rest:  # the checkpoint thread could not catch up: fold the frames it left
+            self._fold_rest = False
+            with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def commit(self) -> None:
+        """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
+        self.write(self.take())
+
+    def claim(self) -> None:
+        """Be the file's one writer, as long as this store is open: :class:`StoreInUseError`
+        when another server holds it. (A lock on ``PATH.lock``, which the system lets go of
+        when the process ends, however it ends; readers such as ``setback history`` take none.
+        The lock file says who holds it: see :meth:`name_holder`.)"""
+        if self.path == ":memory:" or self._claim is not None or fcntl is None:
+            return
+        claim = open(f"{self.path}.lock", "a+b")  # noqa: SIM115 (held open until close; not emptied before it is ours)
+        try:
+            fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            claim.seek(0)
+            holder = _read_holder(claim.read(1000))
+            claim.close()
+            raise StoreInUseError(errno.EBUSY, in_use(holder), self.path) from None
+        self._claim = claim
+        self.name_holder(Holder(pid=os.getpid()))
+
+    def name_holder(self, holder: Holder) -> None:
+        """Write into the lock file who holds the records file, for a server refused it to say."""
+        if self._claim is None:
+            return
+        self._claim.seek(0)
+        self._claim.truncate()
+        self._claim.write(msgspec.json.encode(holder))
+        self._claim.flush()
+
+    def start_checkpoints(self) -> None:
+        """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`.
+
+        SQLite would otherwise checkpoint inside a commit every thousand pages, stalling
+        the event loop for milliseconds (and every table with it); a passive checkpoint on
+        another connection runs beside the writer without blocking it.
+        """
+        if self.path == ":memory:" or self._checkpointer is not None:
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        other = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._closing.wait(CHECKPOINT_SECONDS):
+                try:
+                    seen = -1
+                    for _ in range(CHECKPOINT_PASSES):  # each folds what was committed during the one before
+                        logged = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+                        if logged == seen:
+                            break  # all folded, nothing committed meanwhile: the next commit starts the WAL over
+                        seen = logged
+                    else:
+                        self._fold_rest = True  # commits kept coming: the writer folds the rest itself
+                except sqlite3.Error:
+                    continue  # busy or briefly unwritable: the next round tries again, commits go on
+        finally:
+            other.close()
+
+    def close(self) -> None:
+        self.commit()
+        self._closing.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+            self._checkpointer = None
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        self.db.close()
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def save_table(self, table_id: str, number: int, name: str, options: dict[str, Any]) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO tables (id, number, name, options, created) VALUES (?, ?, ?, ?, ?)",
+            (table_id, number, name, _json(options), time.time()),
+        )
+
+    def save_seat(self, table_id: str, row: SeatRow) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, row.seat, row.kind, row.name, row.token_hash, row.bot),
+        )
+
+    def close_table(self, table_id: str, game_id: int | None) -> None:
+        """The table is gone; ``game_id``: its last game, which ends here if it had not
+        (kept, unfinished, as it stood)."""
+        self._write("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
+        self._write("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        if game_id is not None:
+            self._write(f"UPDATE games SET last_move = ? WHERE id = ? AND {_IN_PLAY}", (self._next_turn, game_id))
+
+    def start_game(
+        self, table_id: str, number: int, seed: int, rules: dict[str, Any], players: list[str], rated: bool
+    ) -> int:
+        game_id = self._next_game
+        self._next_game += 1
+        self._write(
+            "INSERT INTO games (id, table_id, number, seed, rules, players, rated, started, first_move) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, table_id, number, seed, _json(rules), _json(players), int(rated), time.time(),
+             self._next_turn),
+        )
+        self._write("UPDATE tables SET games_played = ? WHERE id = ?", (number, table_id))
+        return game_id
+
+    def add_action(self, game_id: int, seat: int, action: str, by: int) -> None:
+        """The game's next action (``by``: who chose it), journaled with the turn's others when
+        the turn is taken."""
+        if not self._actions and not self._queue and self.wake is not None:
+            self.wake()
+        self._actions.append((game_id, seat, action, by))
+
+    def add_hand(self, game_id: int, number: int, result: object) -> None:
+        """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
+        self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result)))
+
+    def finish_game(self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any]) -> None:
+        """The game is over: its outcome, and its last journal turn (this one, where its last action goes)."""
+        self._write(
+            "UPDATE games SET finished = ?, outcome = ?, last_move = ? WHERE id = ?",
+            (time.time(), _json(outcome), self._next_turn, game_id),
+        )
+        self._write("UPDATE tables SET games_played = ? WHERE id = ?", (games_played, table_id))
+
+    def add_chat(self, table_id: str | None, scope: str, sender: str, text: str) -> None:
+        self._write(
+            "INSERT INTO chat (table_id, scope, sender, text, at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, scope, sender, text, time.time()),
+        )
+
+    def save_rating(self, player: str, rating: float, games: int, wins: int) -> None:
+        self._ratings[player] = (rating, games, wins)
+        self._write("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)", (player, rating, games, wins))
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def open_tables(self) -> list[TableRow]:
+        """Every table not closed, with its seats and its unfinished game."""
+        self.commit()
+        rows = []
+        for table_id, number, name, options, games_played in self.db.execute(
+            "SELECT id, number, name, options, games_played FROM tables WHERE closed IS NULL ORDER BY number"
+        ):
+            seats = [
+                SeatRow(*r)
+                for r in self.db.execute(
+                    "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                )
+            ]
+            unfinished = self.db.execute(
+                f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
+            ).fetchone()
+            game = self.game(unfinished[0]) if unfinished else None
+            rows.append(TableRow(table_id, number, name, json.loads(options), games_played, seats, game))
+        return rows
+
+    def last_table_number(self) -> int:
+        self.commit()
+        row = self.db.execute("SELECT MAX(number) FROM tables").fetchone()
+        return int(row[0] or 0)
+
+    def game(self, game_id: int) -> GameRow | None:
+        games = self._games("WHERE id = ?", (game_id,))
+        return games[0] if games else None
+
+    def finished_game_at(self, table_id: str) -> GameRow | None:
+        """The first finished game of a table."""
+        games = self._games("WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,))
+        return games[0] if games else None
+
+    def finished_games(self, limit: int | None = None) -> list[GameRow]:
+        """The newest finished games first (every one, or the ``limit`` newest)."""
+        where = "WHERE finished IS NOT NULL ORDER BY id DESC"
+        return self._games(where + (" LIMIT ?" if limit else ""), (int(limit),) if limit else ())
+
+    def _games(self, where: str, args: tuple[Any, ...]) -> list[GameRow]:
+        """The games a ``WHERE ...`` clause picks, in its order, each with its actions."""
+        rows = self.db.execute(
+            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, "
+            f"last_move, actions FROM games {where}",
+            args,
+        ).fetchall()
+        actions = self._journal_actions({row[0]: (row[10], row[11]) for row in rows if row[12] is None})
+        for row in rows:
+            if row[12] is not None:  # a game a file of schema 3 or older finished: its actions in its row
+                actions[row[0]] = [(seat, action, int(by)) for seat, action, by in json.loads(row[12])]
+        return [
+            GameRow(
+                gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,
+                json.loads(outcome) if outcome else None, actions[gid],
+            )
+            for gid, table_id, number, seed, rules, players, rated, started, finished, outcome, *_ in rows
+        ]
+
+    def _journal_actions(self, spans: dict[int, tuple[int, int | None]]) -> dict[int, list[Recorded]]:
+        """Each game's actions, read from the journal turns it spans (first, last; last None
+        while it is played). Overlapping spans are read once: a file's every game, as an
+        export asks for, is one pass over the journal."""
+        found: dict[int, list[Recorded]] = {game_id: [] for game_id in spans}
+        merged: list[tuple[int, int]] = []
+        for first, last in sorted((first, sys.maxsize if last is None else last) for first, last in spans.values()):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+            else:
+                merged.append((first, last))
+        for first, last in merged:
+            for (turn,) in self.db.execute(
+                "SELECT actions FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
+            ):
+                for owner, seat, action, by in _journal_decoder.decode(turn):
+                    if owner in found:
+                        found[owner].append((seat, action, int(by)))
+        return found
+
+    def ratings(self) -> list[tuple[str, float, int, int]]:
+        return list(self.db.execute("SELECT player, rating, games, wins FROM ratings ORDER BY rating DESC, player"))
+
+    def rating_of(self, player: str) -> tuple[float, int, int] | None:
+        """A player's (rating, games, wins), from memory."""
+        return self._ratings.get(player)
