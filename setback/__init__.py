@@ -1,8 +1,10 @@
 """Setback (Auction Pitch) over a network: engine, protocol, server, client, bots.
 
-The parts install as ``setback.engine``, ``setback.protocol``, ``setback.server``,
-``setback.client``, ``setback.bots`` and ``setback.benchmarks``; ``setback`` is the
-command line (``setback --help``).
+The parts install as ``setback.engine``, ``setback.protocol``, ``setback.telling``,
+``setback.link``, ``setback.bots``, ``setback.server``, ``setback.client`` and
+``setback.benchmarks``; ``setback.commands`` and ``setback.cli`` are the command line
+(``setback --help``), the one place that puts parts together. ``tests/test_parts.py``
+says which part may import which.
 """
 
 from setback import compiled

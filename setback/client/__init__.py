@@ -1,1 +1,1 @@
-"""The reference text client, and the plain-text telling of a game."""
+"""The reference text client: the lobby and the table in a terminal (Textual)."""
