@@ -9,14 +9,14 @@ from collections.abc import Callable, Sequence
 
 from setback import __version__, compiled, logs
 from setback.commands import bot, matches, play, records, serve, tools
-from setback.commands.common import CommandFailedError, explain
+from setback.commands.common import CommandFailedError, Parser, explain
 
 GROUPS = (matches, bot, play, serve, records, tools)
 """The groups of subcommands, in the order ``setback --help`` lists them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="setback", description="Auction Pitch (Setback): play, serve, write bots, run matches."
     )
     parser.add_argument("--version", action="version", version=f"setback {__version__} (hot path {compiled.STATUS})")

@@ -105,7 +105,7 @@ def test_mistakes_and_failures_are_one_line_not_a_traceback(tmp_path: Path) -> N
             (("export", "1", "--all", "--db", str(records)), 2, "not both"),
             (("export", "--all", "--db", str(records), "--out", str(tmp_path / "no" / "x.jsonl")), 1,
              "No such file or directory"),
-            (("bot", "random", "--server", "127.0.0.1:notaport", "--table", "t1"), 2, "a port is a number"),
+            (("bot", "random", "--server", "127.0.0.1:notaport", "--table", "t1"), 2, "is a number from 1 to 65535"),
             (("bot", "random", "--server", f"127.0.0.1:{free_port()}", "--table", "t1"), 1, "is a server running"),
             (("bench",), 2, "name a benchmark"),
             (("bench", "server", "--tables", "x"), 2, "table counts"),

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import shutil
 import sqlite3
-from collections.abc import Callable
-from typing import Any, Protocol
+import sys
+from collections.abc import Callable, Collection, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, Protocol
+
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
 
 from setback.engine import DEFAULT_HAND_LIMIT, TARGETS, Rules
 
@@ -44,16 +53,21 @@ port_number = whole_number("a port", 0, 65535)
 
 
 def server_address(text: str) -> str:
-    """An argparse type: ``HOST[:PORT]`` (``[V6]:PORT`` for IPv6) with a port that is a port."""
-    if text.startswith("["):
-        rest = text.partition("]")[2]
-        port = rest[1:] if rest.startswith(":") else None
-    else:
-        host, colon, port_text = text.rpartition(":")
-        port = port_text if colon and host.count(":") == 0 else None  # a bare IPv6 address has no port
-    if port is not None:
-        port_number(port)
+    """An argparse type: ``HOST[:PORT]`` (``[V6]:PORT`` for IPv6) as :meth:`Address.parse` reads it."""
+    from setback.link import Address
+
+    try:
+        Address.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose every complaint is one line on stderr and status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def explain(exc: BaseException) -> str:
@@ -61,7 +75,7 @@ def explain(exc: BaseException) -> str:
     import ssl
 
     if isinstance(exc, ConnectionRefusedError):
-        return f"{exc.strerror or exc} (is a server running there?)"
+        return "connection refused (is a server running there?)"
     if isinstance(exc, ssl.SSLError):
         return f"TLS: {exc.reason or exc}"
     if isinstance(exc, sqlite3.DatabaseError):
@@ -133,6 +147,47 @@ def bot_players(args: argparse.Namespace) -> int:
     bots = len(args.bots)
     return 2 * bots if args.teams and bots == args.teams else bots
 
+
+
+def print_rows(
+    console: Console, title: str, columns: Sequence[str], rows: Iterable[Sequence[str]],
+    *, caption: str | None = None, left: Collection[str] = (),
+) -> None:
+    """``rows`` as a table when it fits the console's width; else each row stacked, one
+    ``column: value`` line a cell, so nothing is cut short at 80 columns. Columns not in
+    ``left`` are aligned right in the table."""
+    rows = list(rows)
+    table = Table(title=title, caption=caption)
+    for column in columns:
+        table.add_column(column, justify="left" if column in left else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
+    if Measurement.get(console, console.options.update_width(1 << 16), table).maximum <= console.width:
+        console.print(table)
+        return
+    console.print(Text(title, style="bold"))
+    for row in rows:
+        console.print()
+        for number, (column, value) in enumerate(zip(columns, row, strict=True)):
+            line = Text(f"{'' if number == 0 else '  '}{column}: ")
+            line.append(value, style="bold" if number == 0 else "")
+            console.print(line, overflow="fold")
+    if caption:
+        console.print()
+        console.print(caption)
+
+
+def setback_command() -> str:
+    """How to run ``setback`` again, as this one was run: plain ``setback`` when that is the
+    one on PATH, else the path it was started by (``.venv/bin/setback`` after the README's
+    install), or ``python -m setback``."""
+    started = sys.argv[0]
+    if Path(started).name != "setback":  # python -m setback, or a test calling main()
+        return f"{shlex.quote(sys.executable)} -m setback"
+    on_path = shutil.which("setback")
+    if on_path is not None and Path(on_path).resolve() == Path(started).resolve():
+        return "setback"
+    return shlex.quote(started)
 
 
 def print_json(value: Any) -> None:

@@ -8,6 +8,7 @@ import functools
 import json
 import logging
 import secrets
+import shlex
 import signal
 import sys
 from collections.abc import Iterable
@@ -17,7 +18,6 @@ from typing import IO, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from setback import logs
 from setback.bots.base import BotFailedError
@@ -33,7 +33,10 @@ from setback.commands.common import (
     add_clock_argument,
     add_rules_arguments,
     bot_players,
+    print_rows,
     rules_from,
+    setback_command,
+    whole_number,
 )
 from setback.commands.via_server import via_server_records
 from setback.engine import Game, Rules, game_record
@@ -148,23 +151,22 @@ def print_result(result: MatchResult) -> None:
     title = f"{result.games} games, seed {plan.seed}" + (", duplicate" if plan.duplicate else "")
     if any(s.paired for s in result.stats):
         title += " (win intervals paired by deal)"
-    table = Table(title=title)
     columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "net/hand", "bids made/set",
                "ms/decision", "timeouts", "errors"]
     rated = any(s.rating for s in result.stats)
-    for column in [*columns, *(["rating (mu ± 2 sd)"] if rated else [])]:
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    rows = []
     for label, s in zip(result.labels(), result.stats, strict=True):
         low, high = s.win_interval()
         per_hand = f"{s.points / s.hands:.3f}" if s.hands else "-"
         net = f"{s.net / s.hands:+.3f}" if s.hands else "-"
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
-        table.add_row(
+        rows.append([
             label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
             per_hand, net, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
             str(s.clock.timeouts), str(s.clock.errors), *rating,
-        )
-    Console(width=None if sys.stdout.isatty() else 160).print(table)
+        ])
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    print_rows(console, title, [*columns, *(["rating (mu ± 2 sd)"] if rated else [])], rows, left={"bot"})
 
 
 def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
@@ -190,7 +192,7 @@ def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
 def run_new_bot_command(args: argparse.Namespace) -> int:
     path, class_name = write_template(args.name, Path(args.dir))
     print(f"wrote {path}, a commented bot to change. Run it in a match:")
-    print(f"  setback match {path}:{class_name} random --games 20 --seed 1")
+    print(f"  {setback_command()} match {shlex.quote(f'{path}:{class_name}')} random --games 20 --seed 1")
     return 0
 
 
@@ -219,7 +221,7 @@ def register(command: AddCommand) -> None:
     match.add_argument(
         "bots", nargs="+", metavar="BOT", help="bot SPECs: one a seat, or one a side with --teams"
     )
-    match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    match.add_argument("--games", type=whole_number("N", 1), default=100, help="games to play (default 100)")
     match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     match.add_argument(
         "--duplicate", action="store_true", help="replay every deal once per rotation of the bots' seats"

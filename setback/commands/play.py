@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import getpass
 import os
+import ssl
 
 from setback import logs, places
 from setback.client.options import PlayOptions
 from setback.client.state import QuickGame
-from setback.commands.common import AddCommand, add_rules_arguments, rules_from
+from setback.commands.common import (
+    AddCommand,
+    CommandFailedError,
+    add_rules_arguments,
+    explain,
+    rules_from,
+    server_address,
+    whole_number,
+)
 from setback.commands.embedded import start_embedded
 from setback.engine import MAX_PLAYERS, Rules
 from setback.link.server_link import Address, tls_context
@@ -34,11 +44,13 @@ def default_name() -> str:
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("host", nargs="?", metavar="HOST[:PORT]", help="the server (default: look on the LAN)")
+    parser.add_argument(
+        "host", nargs="?", type=server_address, metavar="HOST[:PORT]", help="the server (default: look on the LAN)"
+    )
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     parser.add_argument("--password", help="the server's password, if it has one")
     parser.add_argument(
-        "--bots", type=int, default=0, metavar="N",
+        "--bots", type=whole_number("N", 1, MAX_PLAYERS - 1), default=0, metavar="N",
         help="start a game against N built-in bots at once (on a server of your own unless HOST is given)",
     )
     parser.add_argument(
@@ -108,11 +120,32 @@ async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> N
             await server.stop()
 
 
+REACH_SECONDS = 5.0
+"""How long ``setback play HOST`` waits for the server to take its first connection."""
+
+
+async def check_reachable(address: Address, tls: ssl.SSLContext | None) -> None:
+    """CommandFailedError unless something at ``address`` takes a connection (and, with
+    ``tls``, a TLS handshake) within :data:`REACH_SECONDS`."""
+    try:
+        async with asyncio.timeout(REACH_SECONDS):
+            _, writer = await asyncio.open_connection(address.host, address.port, ssl=tls)
+    except TimeoutError:
+        raise CommandFailedError(f"{address}: no answer in {REACH_SECONDS:g} s") from None
+    except OSError as exc:
+        raise CommandFailedError(f"{address}: {explain(exc)}") from None
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+
+
 def run_play_command(args: argparse.Namespace, rules: Rules) -> int:
     options = play_options(args, rules)
     if args.no_color:
         os.environ["NO_COLOR"] = "1"
     embedded = options.address is None and options.plan is not None
+    if options.address is not None:  # a server that is not there is news now, not a lobby that says offline
+        asyncio.run(check_reachable(options.address, options.tls))
     db = args.db or str(places.default_db_path())
     asyncio.run(play(options, embedded, None if db == ":memory:" else db))
     return 0

@@ -9,11 +9,13 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from rich.console import Console
-from rich.table import Table
 
 from setback import places
-from setback.commands.common import AddCommand, print_json, whole_number
+from setback.commands.common import AddCommand, print_json, print_rows, whole_number
+from setback.protocol.messages import WireRules
+from setback.telling.story import rules_text
 
 
 def _store(args: argparse.Namespace) -> Any:
@@ -35,21 +37,22 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not rows:
         print("no finished games recorded yet")
         return 0
-    table = Table(title="finished games, newest first", caption="*: a stand-in bot played some of their decisions")
-    for column in ("game", "table", "players", "rules", "scores", "won", "finished (UTC)"):
-        table.add_column(column, no_wrap=column.startswith("finished"))  # wraps between words
+    lines = []
     for row in rows:
-        rules = row["rules"]
-        teams = f", {rules['teams']} teams" if rules["teams"] else ""
         reason = str(row["reason"]).replace("_", " ")
         players = ", ".join(f"{name}*" if name in row["stood_in"] else name for name in row["players"])
-        table.add_row(
-            str(row["game_id"]), row["table"], players,
-            f"{rules['players']}p to {rules['target']}{teams}",
+        lines.append([
+            str(row["game_id"]), row["table"], players, rules_text(msgspec.convert(row["rules"], WireRules)),
             " / ".join(str(s) for s in row["scores"] or []), f"{', '.join(row['winners'])} ({reason})",
             (row["finished"] or "")[:16].replace("T", " "),
-        )
-    Console().print(table)
+        ])
+    stood_in = any(row["stood_in"] for row in rows)
+    print_rows(
+        Console(), "finished games, newest first",
+        ["game", "table", "players", "rules", "scores", "won", "finished (UTC)"], lines,
+        caption="*: a stand-in bot played some of their decisions" if stood_in else None,
+        left={"table", "players", "rules", "won"},
+    )
     return 0
 
 
@@ -96,12 +99,15 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
-    table = Table(title="ratings from rated tables (Elo)")
-    for column in ("#", "player", "rating", "games", "wins"):
-        table.add_column(column, justify="left" if column == "player" else "right")
-    for rank, row in enumerate(rows, 1):
-        table.add_row(str(rank), row["player"], f"{row['rating']:.1f}", str(row["games"]), str(row["wins"]))
-    Console().print(table)
+    if not rows:
+        print("no rated games recorded yet (a table is rated when its creator asks for it)")
+        return 0
+    print_rows(
+        Console(), "ratings from rated tables (Elo)", ["#", "player", "rating", "games", "wins"],
+        ([str(rank), row["player"], f"{row['rating']:.1f}", str(row["games"]), str(row["wins"])]
+         for rank, row in enumerate(rows, 1)),
+        left={"player"},
+    )
     return 0
 
 

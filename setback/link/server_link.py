@@ -64,14 +64,26 @@ class Address:
 
     @classmethod
     def parse(cls, text: str) -> Address:
-        """``host``, ``host:port`` or ``[v6]:port``."""
+        """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` (a bare IPv6 address has no port;
+        the port is 1 to 65535, :data:`~setback.protocol.DEFAULT_PORT` when left out).
+        ValueError saying what is wrong with anything else."""
+        port_text: str | None = None
         if text.startswith("["):
-            host, _, rest = text[1:].partition("]")
-            return cls(host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT)
-        host, sep, port = text.rpartition(":")
-        if sep and host and port.isdigit():
-            return cls(host, int(port))
-        return cls(text, DEFAULT_PORT)
+            host, bracket, rest = text[1:].partition("]")
+            if not bracket or (rest and not rest.startswith(":")):
+                raise ValueError(f"{text!r} is not [IPv6] or [IPv6]:PORT")
+            port_text = rest[1:] if rest else None
+        elif text.count(":") == 1:
+            host, _, port_text = text.partition(":")
+        else:  # a name, an IPv4 address or a bare IPv6 one
+            host = text
+        if not host or not host.isprintable() or any(c.isspace() for c in host):
+            raise ValueError(f"{text!r} names no host")
+        if port_text is None:
+            return cls(host, DEFAULT_PORT)
+        if not (port_text.isascii() and port_text.isdigit() and 1 <= int(port_text) <= 65535):
+            raise ValueError(f"the port of {text!r} is a number from 1 to 65535, not {port_text!r}")
+        return cls(host, int(port_text))
 
     def __str__(self) -> str:
         return f"{self.host}:{self.port}"

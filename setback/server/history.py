@@ -80,7 +80,9 @@ def replay_lines(row: GameRow) -> Iterator[str]:
 
 def record_lines(path: Path, game: int) -> Iterator[str]:
     """Game ``game`` of a file of records (``match --out``: its number in the match; an
-    export: its game id), told hand by hand; ValueError if the file has no such game."""
+    export: its game id), told hand by hand; ValueError if the file has no such game,
+    naming the games it has."""
+    there: list[int] = []
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -90,13 +92,27 @@ def record_lines(path: Path, game: int) -> Iterator[str]:
                 found = record.get("match", {}).get("game", record.get("server", {}).get("game_id"))
             except (ValueError, AttributeError):
                 raise ValueError(f"{path}, line {number}: not a game record") from None
+            if isinstance(found, int):
+                there.append(found)
             if found == game:
                 replayed_game = replay_record(record)
                 players = [str(p) for p in record["players"]]
                 yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
                 yield from narrate(replayed_game.events, replayed_game.rules, players)
                 return
-    raise ValueError(f"no game {game} in {path}")
+    raise ValueError(f"no game {game} in {path}: {numbers_text(there) if there else 'it holds no game record'}")
+
+
+def numbers_text(numbers: list[int]) -> str:
+    """``games 0-19, 25`` for the numbers given (in runs, sorted)."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    spans = [str(first) if first == last else f"{first}-{last}" for first, last in runs]
+    return ("game " if len(numbers) == 1 else "games ") + ", ".join(spans)
 
 
 def leaderboard_rows(store: Store) -> list[dict[str, Any]]:
