@@ -55,7 +55,8 @@ class View:
     ``hand`` is the viewer's own cards (empty for a spectator); ``legal`` is non-empty
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
-    are set once bidding is over; ``trump`` once the pitcher has led. ``time_left`` is
+    are set once bidding is over; ``trump`` once the pitcher has led. ``winning`` is the seat
+    whose card wins the trick in play so far (None while no card is in it). ``time_left`` is
     the seconds left on the viewer's clock for this decision, given to :meth:`Game.view` by
     whoever runs the clock (the server, the bot SDK); the engine keeps no clocks.
     """
@@ -79,6 +80,7 @@ class View:
     legal: tuple[Action, ...]
     outcome: Outcome | None
     time_left: float | None = None
+    winning: int | None = None
 
 
 def redact(event: Event, seat: int | None) -> Event:
@@ -264,4 +266,5 @@ class Game:
             legal=self.legal_actions() if seat is not None and seat == to_act else (),
             outcome=state.outcome,
             time_left=time_left,
+            winning=state.winner if state.trick else None,
         )
