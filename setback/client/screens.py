@@ -83,6 +83,16 @@ class Log(RichLog, can_focus=False):
     """The scrolling log; the mouse wheel scrolls it, keys stay with the screen."""
 
 
+class ChatLine(Input):
+    """The line a chat is typed in. While it is open the letters are the chat's, so the key bar
+    says what its keys do instead of the screen's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "send", key_display="⏎"),
+        Binding("escape", "screen.close_chat", "close the chat", key_display="Esc"),
+    ]
+
+
 class ClientScreen(Screen[None]):
     """What every screen of the client shares: the app, the log, the chat line."""
 
@@ -268,7 +278,7 @@ class LobbyScreen(ClientScreen):
         yield Static(id="detail")
         yield Log(id="log", wrap=True, min_width=20, max_lines=500)
         yield Static(id="prompt")
-        yield Input(placeholder="say something to the lobby; Enter sends, Esc closes", id="chat", compact=True)
+        yield ChatLine(placeholder="say something to the lobby; Enter sends, Esc closes", id="chat", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -470,7 +480,7 @@ class TableScreen(ClientScreen):
                 yield Static(id="sheet")
                 yield Log(id="log", wrap=True, min_width=20, max_lines=500)
         yield Static(id="prompt")
-        yield Input(placeholder="say something to the table; Enter sends, Esc closes", id="chat", compact=True)
+        yield ChatLine(placeholder="say something to the table; Enter sends, Esc closes", id="chat", compact=True)
         with Horizontal(id="bottom"):
             with Horizontal(id="hand"):
                 for _ in range(HAND_CHIPS):

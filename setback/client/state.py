@@ -531,8 +531,8 @@ class ClientState:
             last = view.tricks[-1]
             plays = tuple(Play(s, Card.parse(c)) for s, c in trick_plays(last, view.rules.players))
             game.last_trick = Trick(last.number, plays, last.winner, view.hand_number)
-        else:
-            game.last_trick = None
+        elif game.last_trick is not None and game.last_trick.hand < view.hand_number - 1:
+            game.last_trick = None  # the hand before's last trick stays in view until the next lead
         game.scores = list(view.scores)
         game.last_result = view.last_result
         game.outcome = view.outcome
