@@ -48,6 +48,12 @@ REASONS = {
 }
 
 
+def card_label(card: Card, ascii: bool = False) -> str:
+    """``10♥``, or ``10H`` with ``ascii``."""
+    text = str(card)
+    return text if ascii else text[:-1] + card.suit.symbol
+
+
 def side_of(rules: WireRules, seat: int) -> int:
     """The side ``seat`` scores for (spec.md section 3)."""
     return seat if rules.teams is None else seat % rules.teams
