@@ -21,12 +21,15 @@ from ui import LowestBot, client, game_of, my_decision, screen_text, table_scree
 from wire import running_server
 
 from setback.bots import BUILTIN
+from setback.cli import build_parser
 from setback.client.app import SetbackApp
 from setback.client.dialogs import HelpDialog, ShowDialog
 from setback.client.felt import table_picture
 from setback.client.panels import centre, score_sheet, seat_clock, seats_table, status_line, waiting_room
 from setback.client.screens import Chip, DiscoverScreen, LobbyScreen
 from setback.client.state import ClientState, Link, LogKind, QuickGame
+from setback.commands.common import rules_from
+from setback.commands.play import play_options, players_default
 from setback.engine import Card, CardPlayed, Event, Game, Rules, TrickWon
 from setback.link.server_link import Address
 from setback.protocol import PROTOCOL_VERSION
@@ -34,6 +37,7 @@ from setback.protocol.convert import event_to_wire, view_to_wire
 from setback.protocol.messages import (
     ChatLine,
     Clock,
+    CreateTable,
     DecisionClock,
     EventMessage,
     Joined,
@@ -479,3 +483,22 @@ async def test_the_server_list_highlights_the_first_offers_a_rescan_and_a_way_ba
         finally:
             await server.stop()
 
+
+
+def test_play_asks_its_table_for_a_bot_pace() -> None:
+    """``setback play --bots N --bot-pace S``: the table it creates asks for that pace; none
+    asked, the server's; one out of range is refused before anything starts."""
+    def planned(*argv: str) -> QuickGame:
+        args = build_parser().parse_args(["play", "--bots", "3", *argv])
+        plan = play_options(args, rules_from(args, players_default(args))).plan
+        assert plan is not None
+        return plan
+
+    plan = planned("--bot-pace", "0.3")
+    state = ClientState(name="ann", plan=plan)
+    answers = state.receive(Welcome(version=PROTOCOL_VERSION, server="club", player="ann", token="tok",
+                                    limits=LIMITS, capabilities=[], bots=["heuristic"]))
+    assert [a.bot_pace for a in answers if isinstance(a, CreateTable)] == [0.3]
+    assert planned().bot_pace is None
+    with pytest.raises(ValueError, match="--bot-pace"):
+        planned("--bot-pace", "11")

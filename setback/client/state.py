@@ -116,6 +116,8 @@ class QuickGame:
     name: str | None = None
     bot: str | None = None
     """The built-in bot to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
+    bot_pace: float | None = None
+    """How long its bots wait before each move (None: the server's pace)."""
 
 
 @dataclass
@@ -427,7 +429,7 @@ class ClientState:
             bots = [plan.bot or self.preferred_bot()] * plan.bots
             answer.append(CreateTable(
                 name=plan.name, rules=plan.rules, clock=plan.clock, seed=plan.seed, bots=bots,
-                spectate=len(bots) >= plan.rules.players,
+                spectate=len(bots) >= plan.rules.players, bot_pace=plan.bot_pace,
             ))
         return answer
 
