@@ -229,7 +229,7 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         parts.append(bidding_line(game, names))
     if game.phase == "playing" and game.trick:
         parts.append(trick_line(game, names, ascii))
-    if game.last_trick is not None:
+    if game.last_trick is not None and game.phase == "playing":  # bidding: its cards are still in the seats
         trick = game.last_trick
         which = f"Hand {trick.hand}'s last trick" if trick.hand != game.hand_number else f"Trick {trick.number}"
         lingering = not game.trick and game.phase == "playing"  # still on the table: said plainly
