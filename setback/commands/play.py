@@ -101,6 +101,8 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):
         raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
+    if args.web and (address is not None or not args.bots):
+        raise ValueError("--web plays a game on this computer: use it with --bots and no HOST")
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     if tls is not None and address is None:
         raise ValueError("--tls is for a server that speaks it: name the HOST")
@@ -199,8 +201,6 @@ def run_play_command(args: argparse.Namespace, rules: Rules) -> int:
         asyncio.run(check_reachable(options.address, options.tls))
     db = args.db or str(places.default_db_path())
     if args.web:
-        if not embedded:
-            raise ValueError("--web plays a game on this computer: use it with --bots and no HOST")
         asyncio.run(play_in_browser(options, None if db == ":memory:" else db))
         return 0
     asyncio.run(play(options, embedded, None if db == ":memory:" else db))
