@@ -218,7 +218,9 @@ function actionBar(state, game, info, seatNames, actions) {
     parts.push(el("p", { class: "prompt" }, "Your bid:"), el("div", { class: "bids" }, decision.legal.map((a) => bidButton(game, a, actions))));
   } else if (myTurn(state)) {
     const led = game.trick.length ? SUITS[game.trick[0].card.slice(-1)] : null;
-    parts.push(el("p", { class: "prompt" }, game.trick.length ? `Your turn: ${led.name} were led.` : game.trump ? "Your lead." : "Your lead: its suit is trump."));
+    const free = decision.legal.filter((a) => a.startsWith("play ")).length === game.hand.length;
+    const rule = !led ? "" : free ? " You may play any card." : led === SUITS[game.trump] ? " Play trump." : ` Play ${led.name} or trump.`;
+    parts.push(el("p", { class: "prompt" }, !led ? (game.trump ? "Your lead." : "Your lead: its suit is trump.") : `Your turn: ${led.name} were led.${rule}`));
   } else if (decision && decision.sent) {
     parts.push(el("p", { class: "muted" }, "Sent…"));
   } else if (game.phase !== "game_over" && game.toAct !== null && game.phase !== "dealing") {
