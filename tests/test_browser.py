@@ -33,6 +33,7 @@ playwright_api = pytest.importorskip("playwright.async_api")
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 LAPTOP = {"width": 1280, "height": 800}
@@ -47,7 +48,7 @@ HOSTILE_CHAT = '<i>hi</i> & <a href="#x">x</a>'
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Any]:
-    if not Path(CHROMIUM).exists():
+    if not HAVE_CHROMIUM:
         if os.environ.get("CI"):
             pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
         pytest.skip("no Chromium: apt-get install chromium")
@@ -184,7 +185,8 @@ def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> No
     real table: its own hand, the cards played face up, the draw for the deal."""
     seen: set[str] = set()
     for frame in frames:
-        for view in [frame.get("view")] if frame.get("view") else []:
+        view: dict[str, Any] | None = frame.get("view")
+        if view is not None:
             assert view["seat"] == seat
             if seat is None:
                 assert view["hand"] == []

@@ -53,8 +53,6 @@ async def error_for(client: Client, line: bytes) -> dict[str, Any]:
 async def test_bad_lines_get_typed_errors_and_the_connection_stays(
     net: Net, line: bytes, code: Code, path: str | None,
 ) -> None:
-    if net.transport == "ws" and not line.isascii():
-        pytest.skip("a WebSocket text frame is UTF-8 or the socket fails (test_websocket.py)")
     async with net.serve() as server:
         client = await greeted(net.at(server))
         error = await error_for(client, line)

@@ -95,18 +95,27 @@ async def test_a_binary_frame_is_malformed_and_the_connection_stays() -> None:
         await client.close()
 
 
-async def test_what_is_no_websocket_is_closed_by_its_rules() -> None:
-    """A text frame that is not UTF-8, or a frame longer than four lines' limit, is refused by the
-    WebSocket layer before it is read: close codes 1007 and 1009 (RFC 6455), no message."""
+async def test_a_message_past_four_times_the_limit_is_refused_unread() -> None:
+    """A message longer than four lines' limit is refused by the WebSocket layer before it is
+    read whole: close code 1009 (RFC 6455), no message; the server forgets the connection."""
     async with running_web_server(max_line_bytes=1024) as server:
-        for frame, code in ((b'{"type": "ping", "x": "\xff"}', 1007), (b"x" * 5000, 1009)):
-            client = await WsClient.connect(web_port(server))
-            await client.hello("rude")
-            await client.websocket.send(frame, text=True)
-            with pytest.raises(ConnectionClosed) as closed:
-                await asyncio.wait_for(client.websocket.recv(), 10)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == code
-        assert not server.connections  # and the server forgot them
+        client = await WsClient.connect(web_port(server))
+        await client.hello("rude")
+        await client.websocket.send(b"x" * 5000, text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(client.websocket.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        await asyncio.sleep(0.1)
+        assert not server.connections
+
+
+async def test_a_message_in_fragments_is_one_message() -> None:
+    async with running_web_server() as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("fragments")
+        await client.websocket.send([b'{"type": "ping", ', b'"id": 7, "nonce": 7}'], text=True)
+        assert (await client.expect("pong"))["id"] == 7
+        await client.close()
 
 
 async def test_a_flood_of_empty_frames_is_a_flood() -> None:
