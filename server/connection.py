@@ -63,6 +63,11 @@ class Connection(asyncio.Protocol):
         self.config = config
         self.buffer = LineBuffer(config.max_line_bytes)
         self._out: list[bytes] = []
+        self._queued = 0
+        """The bytes in :attr:`_out`."""
+        self.held = 0
+        """The bytes queued for this peer or written and not yet taken by its socket, as last
+        counted: its share of the server's budget of unread output (:meth:`Server.hold`)."""
         self.transport: asyncio.Transport | None = None
         self.greeted = False
         self.closing = False
@@ -111,6 +116,10 @@ class Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closing = True
+        self.transport = None  # nothing it held is held any more
+        self._out.clear()
+        self._queued = 0
+        self.server.hold(self, 0)
         self.server.release(self)
 
     # -- one line -------------------------------------------------------------------------------
@@ -253,6 +262,9 @@ class Connection(asyncio.Protocol):
         self._out.append(line)
         if len(self._out) == 1:
             self.server.mark_dirty(self)
+        size = len(line)
+        self._queued += size
+        self.server.hold(self, self.held + size)
 
     def close_with(self, line: bytes) -> None:
         """Write ``line`` now, after anything still queued, and close."""
@@ -266,19 +278,41 @@ class Connection(asyncio.Protocol):
     def discard_out(self) -> None:
         """Forget what is queued for this peer (it described records that could not be kept)."""
         self._out.clear()
+        self._queued = 0
+        self.server.hold(self, self.unread())
 
     def flush_out(self) -> None:
         """Write everything queued for this peer in one go; drop a peer that has stopped reading."""
         data = b"".join(self._out)
         self._out.clear()
+        self._queued = 0
         transport = self.transport
         if not data or transport is None or transport.is_closing():
+            self.server.hold(self, self.unread())
             return
         transport.write(data)
-        if transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("slow_peer_dropped", peer=self.address, name=self.name)
-            self.closing = True
-            transport.abort()
+        self.server.hold(self, self.unread())
+        if self.held > self.config.max_write_buffer:
+            self.drop_as_dead("slow_peer_dropped")
+
+    def unread(self) -> int:
+        """The bytes queued for this peer or written and not yet taken by its socket, now
+        (also while a closing connection waits for its peer to read its last lines)."""
+        transport = self.transport
+        return self._queued + (0 if transport is None else transport.get_write_buffer_size())
+
+    def drop_as_dead(self, why: str) -> None:
+        """Close at once, dropping whatever the peer has not read: it has stopped reading, so
+        it would not read an error either. Its seat is kept for the grace period."""
+        transport = self.transport
+        if transport is None:
+            return
+        log.warning(why, peer=self.address, name=self.name, unread=self.held)
+        self.closing = True
+        self._out.clear()
+        self._queued = 0
+        transport.abort()
+        self.server.hold(self, 0)
 
     def fatal(self, code: Code, message: str, request: object = None) -> None:
         """Send a fatal error and close once it is flushed."""
