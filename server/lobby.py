@@ -80,6 +80,9 @@ class Lobby:
     """Tables whose update waits for the end of the turn: one update a table a turn."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
+    made_from: dict[str, list[Table]] = field(default_factory=dict)
+    """The tables made from each address that are still open, whoever made them, connected
+    or gone: what an address holds outlives its connections."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -168,7 +171,9 @@ class Lobby:
 
     def _check_awaiting(self, peer: Peer) -> None:
         """A connection may have at most ``max_tables_awaiting_maker`` tables it made and has not
-        sat at or watched yet."""
+        sat at or watched yet; an address, ``max_tables_awaiting_address`` tables it made that
+        are there only for someone to come (back): their maker, or players who dropped, while
+        no connection is at them (every connection it ever had counts, not only those open)."""
         waiting = self.made[peer] = [t for t in self.made.get(peer, []) if t.creator is peer]
         limit = self.config.max_tables_awaiting_maker
         if len(waiting) >= limit:
@@ -176,10 +181,12 @@ class Lobby:
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
         limit = self.config.max_tables_awaiting_address
-        same_address = (t for maker, made in self.made.items() if maker.host == peer.host for t in made)
-        if sum(1 for t in same_address if t.creator is not None) >= limit:
+        made = self.made_from[peer.host] = [t for t in self.made_from.get(peer.host, []) if self.tables.get(t.id) is t]
+        if sum(1 for t in made if t.creator is not None or t.nobody_here()) >= limit:
             raise RefusedError(
-                Code.TABLE_FULL, f"{limit} tables made from {peer.host} wait for their makers: go to one first"
+                Code.TABLE_FULL,
+                f"{limit} tables made from {peer.host} wait for their makers or for players who dropped: "
+                "go to one first, or wait for them to close",
             )
 
     # -- requests ---------------------------------------------------------------------------------
@@ -207,6 +214,7 @@ class Lobby:
                 table = self._create(message)
                 table.creator = peer
                 self.made[peer].append(table)
+                self.made_from[peer.host].append(table)
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))

@@ -519,7 +519,7 @@ class Table:
         assert self.game is not None and seat.bot is not None
         loop = asyncio.get_running_loop()
         asked = loop.time()
-        quiet = self._nobody_here()  # then it thinks briefly: the game goes on only for who may come back
+        quiet = self.nobody_here()  # then it thinks briefly: the game goes on only for who may come back
         view = self.game.view(seat.index, QUIET_THINK_SECONDS if quiet else None)
         task = asyncio.ensure_future(seat.bot.decide(view))
         pending.thinking = task
@@ -538,7 +538,7 @@ class Table:
 
         task.add_done_callback(done)
 
-    def _nobody_here(self) -> bool:
+    def nobody_here(self) -> bool:
         """No player is connected and nobody watches: the game is played on (at the bots'
         pace, thinking briefly) only for the players who may come back, and for its result."""
         return not self.spectators and all(s.peer is None for s in self.seats)

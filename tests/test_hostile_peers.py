@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from test_server_errors import greeted
 from wire import RawClient, running_server
 
+from setback.protocol import Code
 from setback.server.app import Server
 
 
@@ -56,3 +58,58 @@ async def test_unread_output_past_the_servers_budget_cuts_the_biggest_holder() -
             await client.expect("pong", id="p")
         for client in (maker, nibbler, hog):
             await client.close()
+
+
+async def reply_to(client: RawClient, request: int) -> dict[str, Any]:
+    """The reply to ``client``'s message ``request``, whatever its type."""
+    while (message := await client.read()).get("id") != request:
+        pass
+    return message
+
+
+async def dropped_from(watcher: RawClient, table: str) -> None:
+    """Wait until ``watcher``, in the lobby, hears that ``table``'s player has dropped."""
+    while True:
+        update = (await watcher.expect("table"))["table"]
+        if update["table"] == table and update["seats"][0]["name"] and not update["seats"][0]["connected"]:
+            return
+
+
+async def test_tables_held_for_dropped_players_count_against_their_makers_address() -> None:
+    """Connect, make a table, sit there and drop, again and again: each table is held for its
+    player's grace period, and an address may hold only so many tables that nobody is at, over
+    all its connections, past and present; past that, ``create_table`` gets ``table_full``."""
+    async with running_server(max_tables_awaiting_address=3) as server:
+        watcher = await greeted(server.port, "watcher")
+        for i in range(3):
+            dropper = await greeted(server.port, f"dropper {i}")
+            await dropper.send(type="create_table", id=1, rules={"players": 2})
+            table = (await dropper.expect("table", id=1))["table"]["table"]
+            await dropper.send(type="join", id=2, table=table)
+            await dropper.expect("joined", id=2)
+            await dropper.close()
+            await dropped_from(watcher, table)
+        assert len(server.lobby.tables) == 3, "each table is held for its player"
+        last = await greeted(server.port, "one more")
+        await last.send(type="create_table", id=1, rules={"players": 2})
+        refused = await reply_to(last, 1)
+        assert refused.get("code") == Code.TABLE_FULL and "127.0.0.1" in refused["message"]
+        for client in (watcher, last):
+            await client.close()
+
+
+async def test_an_address_may_make_tables_again_once_those_it_held_have_closed() -> None:
+    """The tables an address holds count until they close: once its dropped players' grace is
+    over, their tables are gone and the address may make others."""
+    async with running_server(max_tables_awaiting_address=1, reconnect_grace=0.3) as server:
+        watcher = await greeted(server.port, "watcher")
+        dropper = await greeted(server.port, "dropper")
+        await dropper.send(type="create_table", id=1, rules={"players": 2})
+        table = (await dropper.expect("table", id=1))["table"]["table"]
+        await dropper.send(type="join", id=2, table=table)
+        await dropper.expect("joined", id=2)
+        await dropper.close()
+        assert (await watcher.expect("table_closed", timeout=5))["table"] == table
+        await watcher.send(type="create_table", id=3, rules={"players": 2})
+        await watcher.expect("table", id=3)
+        await watcher.close()
