@@ -91,7 +91,7 @@ class Lobby:
 
     def greet(self, peer: Peer, hello: Hello) -> Welcome:
         """Check a hello, take the peer in, give back its seat if its token holds one."""
-        major, _, _minor = hello.version.partition(".")
+        major = hello.version.partition(".")[0].lstrip("0")  # as a number: "01" is 1 (and int() stops at 4,300 digits)
         if major != str(MAJOR):
             raise RefusedError(
                 Code.VERSION_UNSUPPORTED,

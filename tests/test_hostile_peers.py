@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from typing import Any
 
+import pytest
 from test_server_errors import greeted
 from wire import RawClient, running_server
 
@@ -113,3 +114,35 @@ async def test_an_address_may_make_tables_again_once_those_it_held_have_closed()
         await watcher.send(type="create_table", id=3, rules={"players": 2})
         await watcher.expect("table", id=3)
         await watcher.close()
+
+
+@pytest.mark.parametrize("version", ["1\n", "1.2\n", "1.2\r\n", " 1.2", "1.2 "])
+async def test_a_version_with_anything_around_its_digits_is_an_invalid_field(version: str) -> None:
+    """A version is digits, a dot and digits, or digits alone, and nothing else: not even a
+    newline after them (a pattern's ``$`` also matches before a final newline)."""
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", id=1, version=version, name="loose")
+        error = await reply_to(client, 1)
+        assert (error.get("code"), error.get("path"), error.get("fatal")) == (Code.INVALID_FIELD, "$.version", False)
+        await client.close()
+
+
+@pytest.mark.parametrize("version", ["01.2", "001", "0" * 5000 + "1.0"])
+async def test_a_versions_major_is_compared_as_a_number(version: str) -> None:
+    """The major is a number: ``01`` is 1 (leading zeros are no other version), however many."""
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", id=1, version=version, name="zeros")
+        assert (await reply_to(client, 1))["type"] == "welcome"
+        await client.close()
+
+
+async def test_a_major_of_thousands_of_digits_is_unsupported() -> None:
+    """A major too long for Python to read as an int is still a major that is not 1."""
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", id=1, version="9" * 5000, name="huge")
+        error = await reply_to(client, 1)
+        assert (error.get("code"), error.get("fatal")) == (Code.VERSION_UNSUPPORTED, True)
+        assert await client.closed()
