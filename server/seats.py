@@ -62,6 +62,7 @@ class Seat:
     timeouts: int = 0
     """Consecutive decisions lost to the clock."""
     total_timeouts: int = 0
+    """Decisions lost to the clock in the game in play (between games, in the last one)."""
     grace: asyncio.TimerHandle | None = None
 
     @property

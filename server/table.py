@@ -322,6 +322,7 @@ class Table:
         self.game_id = self.store.start_game(self.id, self.games_played, seed, rules, names, rated)
         self._begin(Game(self.options.rules, seed))
         for seat in self.seats:
+            seat.total_timeouts = 0  # a table info counts this game's
             if seat.kind != "builtin":
                 seat.ready = False
                 seat.seat_bot(None)

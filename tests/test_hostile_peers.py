@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from test_server_errors import greeted
-from wire import RawClient, running_server
+from wire import RawClient, play_until_over, running_server
 
 from setback.protocol import Code
 from setback.server.app import Server
@@ -146,3 +146,72 @@ async def test_a_major_of_thousands_of_digits_is_unsupported() -> None:
         error = await reply_to(client, 1)
         assert (error.get("code"), error.get("fatal")) == (Code.VERSION_UNSUPPORTED, True)
         assert await client.closed()
+
+
+async def table_update(client: RawClient, **wanted: Any) -> dict[str, Any]:
+    """The next table info ``client`` hears whose fields include ``wanted``."""
+    while True:
+        info: dict[str, Any] = (await client.expect("table"))["table"]
+        if all(info[key] == value for key, value in wanted.items()):
+            return info
+
+
+async def test_a_seats_timeouts_in_a_table_info_count_the_game_in_play_only() -> None:
+    """``timeouts`` in a table info is the seat's total this game: it counts the decisions the
+    clock played in the last game until the next one starts, which begins from 0 again."""
+    async with running_server() as server:
+        player = await greeted(server.port, "slow starter")
+        clock = {"decision_seconds": 0.2, "bot_after_timeouts": None}
+        await player.send(type="create_table", id=1, rules={"players": 2, "target": 7}, bots=["random"], clock=clock)
+        table = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table, ready=True)
+        await player.expect("decide")  # left to the clock
+        while (await player.expect("event"))["event"]["kind"] != "timed_out":
+            pass
+        await play_until_over(player)
+        ended = await table_update(player, status="finished", games_played=1)
+        assert ended["seats"][1]["timeouts"] >= 1, "the game just played had a timeout"
+        await player.send(type="ready", id=3)
+        started = await table_update(player, status="playing", games_played=1)
+        assert started["seats"][1]["timeouts"] == 0
+        await player.close()
+
+
+async def first_decide_of_hand_three(client: RawClient, results: list[object]) -> dict[str, Any]:
+    """Play hand 1 (the first bidder bids 4, every card the first legal), pass every bid of
+    hand 2 (with the forced bid off, it is thrown in), then return the first view of hand 3.
+    ``results``: the ``last_result`` of each view of hand 2."""
+    while True:
+        message = await client.read()
+        if message["type"] != "decide":
+            continue
+        view = message["view"]
+        if view["hand_number"] == 3:
+            return dict(view)
+        if view["hand_number"] == 2:
+            results.append(view["last_result"])
+        legal = view["legal"]
+        action = legal[-1] if view["hand_number"] == 1 and view["phase"] == "bidding" else legal[0]
+        await client.send(type="act", request=message["request"], action=action)
+
+
+async def test_last_result_is_null_after_a_thrown_in_hand() -> None:
+    """A view's ``last_result`` is the previous hand's result: after a hand everyone passed
+    (thrown in), that hand has none, so it is null, not the result of the hand before."""
+    async with running_server() as server:
+        first, second = await greeted(server.port, "first"), await greeted(server.port, "second")
+        rules = {"players": 2, "target": 7, "forced_dealer_bid": False}
+        await first.send(type="create_table", id=1, rules=rules, seed=5, clock={"decision_seconds": None})
+        table = (await first.expect("table", id=1))["table"]["table"]
+        for client in (first, second):
+            await client.send(type="join", id=2, table=table, ready=True)
+            await client.expect("joined", id=2)
+        results: list[object] = []
+        playing = [asyncio.ensure_future(first_decide_of_hand_three(c, results)) for c in (first, second)]
+        done, waiting = await asyncio.wait(playing, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+        for task in waiting:
+            task.cancel()
+        assert results and all(result is not None for result in results), "hand 2 follows a scored hand"
+        assert done.pop().result()["last_result"] is None
+        for client in (first, second):
+            await client.close()
