@@ -127,9 +127,10 @@ class Connection(asyncio.Protocol):
     def _line(self, line: bytes) -> None:
         """One line. Every line costs a message of the rate limit, blank ones too, and pays
         before it is read; over the limit it is dropped unread. A line that may be an ``act``
-        is read first, and costs nothing if the table accepts it: the game paces those, and
-        a fast bot table must not stall (this is the server's hot path)."""
-        if b'"act"' in line:
+        or a ``ready`` is read first: an ``act`` the table accepts costs nothing, nor does the
+        ``ready`` a game's start asks of each seat (one a game). The game paces those, and a
+        fast bot table must not stall, however many games it plays (the server's hot path)."""
+        if b'"act"' in line or b'"ready"' in line:
             try:
                 message = decode_client(line)
             except ProtocolError as error:
@@ -145,6 +146,12 @@ class Connection(asyncio.Protocol):
                     refused = self._failed(message)
                 if refused and not self._pay():  # refused: it pays after all
                     self._dropped_line(line, message.id)
+                return
+            if isinstance(message, Ready) and message.ready and self.greeted and self.server.lobby.asks_ready(self):
+                try:
+                    self.server.lobby.handle(self, message)
+                except Exception:
+                    self._failed(message)
                 return
             if not self._pay():
                 self._dropped_line(line, message.id)

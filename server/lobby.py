@@ -203,6 +203,12 @@ class Lobby:
             return True
         return False
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see
+        :meth:`Table.asks_ready`): the game paces it, so it costs nothing of the rate limit."""
+        table = self.where.get(peer)
+        return table is not None and table.asks_ready(peer)
+
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
             case ListTables():

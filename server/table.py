@@ -188,6 +188,12 @@ class Table:
             raise RefusedError(Code.TABLE_FULL, "every seat is taken")
         return free
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one the game asks for: the first that
+        marks its seat ready since a game started (one a seat a game)."""
+        seat = self.seat_of(peer)
+        return seat is not None and seat.owes_ready and not (self.playing and seat.bot is not None)
+
     def set_ready(self, peer: Peer, ready: bool) -> None:
         seat = self.seat_of(peer)
         if seat is None:
@@ -198,6 +204,8 @@ class Table:
             log.info("seat_taken_back", table=self.id, seat=seat.index)
         else:
             seat.ready = ready
+            if ready:
+                seat.owes_ready = False
         self._changed(soon=True)
 
     def leave(self, peer: Peer) -> None:
@@ -325,6 +333,7 @@ class Table:
             seat.total_timeouts = 0  # a table info counts this game's
             if seat.kind != "builtin":
                 seat.ready = False
+                seat.owes_ready = True
                 seat.seat_bot(None)
                 seat.timeouts = 0
         started = GameStarted(

@@ -215,3 +215,54 @@ async def test_last_result_is_null_after_a_thrown_in_hand() -> None:
         assert done.pop().result()["last_result"] is None
         for client in (first, second):
             await client.close()
+
+
+BARELY_REFILLED = {"max_messages_per_second": 0.001, "message_burst": 32}
+"""A rate limit whose bucket the hello, a ``create_table`` (20) and a ``join`` (10) all but empty."""
+
+
+async def play_games(client: RawClient, games: int) -> None:
+    """Answer every decide at once and say ready after each game, for ``games`` games; an
+    error from the server fails the test at once."""
+    over = 0
+    while over < games:
+        message = await client.read(30)
+        if message["type"] == "decide":
+            await client.send(type="act", request=message["request"], action=message["view"]["legal"][0])
+        elif message["type"] == "game_over":
+            over += 1
+            if over < games:
+                await client.send(type="ready")
+        elif message["type"] == "error":
+            raise AssertionError(f"after {over} games: {message}")
+
+
+async def test_a_table_of_fast_clients_playing_game_after_game_is_never_rate_limited() -> None:
+    """What the game paces costs nothing of the rate limit: a seat's ``act`` when asked, and
+    its ``ready`` after a game. Clients that answer at once play game after game on a bucket
+    that all but never refills."""
+    async with running_server(**BARELY_REFILLED) as server:
+        first, second = await greeted(server.port, "first"), await greeted(server.port, "second")
+        await first.send(type="create_table", id=1, rules={"players": 2, "target": 7}, clock={"decision_seconds": None})
+        table = (await first.expect("table", id=1))["table"]["table"]
+        for client in (first, second):
+            await client.send(type="join", id=2, table=table, ready=True)
+            await client.expect("joined", id=2)
+        await asyncio.gather(play_games(first, 6), play_games(second, 6))
+        for client in (first, second):
+            await client.close()
+
+
+async def test_a_flood_of_ready_is_still_rate_limited() -> None:
+    """Only the ``ready`` a game asks for is free: one a seat a game. A seat saying ready and
+    not ready over and over is limited like any other flood."""
+    async with running_server(**BARELY_REFILLED) as server:
+        player = await greeted(server.port, "fidget")
+        await player.send(type="create_table", id=1, rules={"players": 2}, clock={"decision_seconds": None})
+        table = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table)
+        await player.expect("joined", id=2)
+        await player.send_raw(b"".join(b'{"type":"ready","id":%d,"ready":%s}\n' % (i, b"true" if i % 2 else b"false")
+                                       for i in range(10)))
+        assert (await player.expect("error"))["code"] == Code.RATE_LIMITED
+        await player.close()
