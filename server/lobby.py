@@ -80,9 +80,11 @@ class Lobby:
     """Tables whose update waits for the end of the turn: one update a table a turn."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
-    made_from: dict[str, list[Table]] = field(default_factory=dict)
-    """The tables made from each address that are still open, whoever made them, connected
-    or gone: what an address holds outlives its connections."""
+    made_from: dict[str, set[str]] = field(default_factory=dict)
+    """The open tables made from each address, by id, whichever of its connections made them,
+    connected or gone: what an address holds outlives its connections."""
+    _maker: dict[str, str] = field(default_factory=dict)
+    """The address each table of :attr:`made_from` was made from, by the table's id."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -181,7 +183,7 @@ class Lobby:
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
         limit = self.config.max_tables_awaiting_address
-        made = self.made_from[peer.host] = [t for t in self.made_from.get(peer.host, []) if self.tables.get(t.id) is t]
+        made = (self.tables[t] for t in self.made_from.get(peer.host, ()))
         if sum(1 for t in made if t.creator is not None or t.nobody_here()) >= limit:
             raise RefusedError(
                 Code.TABLE_FULL,
@@ -220,7 +222,8 @@ class Lobby:
                 table = self._create(message)
                 table.creator = peer
                 self.made[peer].append(table)
-                self.made_from[peer.host].append(table)
+                self.made_from.setdefault(peer.host, set()).add(table.id)
+                self._maker[table.id] = peer.host
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
@@ -456,6 +459,12 @@ class Lobby:
     def _tidy(self, table: Table) -> None:
         if table.may_close() and table.id in self.tables:
             del self.tables[table.id]
+            host = self._maker.pop(table.id, None)
+            if host is not None:
+                made = self.made_from[host]
+                made.discard(table.id)
+                if not made:
+                    del self.made_from[host]
             table.close()
             self.store.close_table(table.id, table.game_id)
             log.info("table_closed", table=table.id)

@@ -550,7 +550,8 @@ class Table:
 
     def nobody_here(self) -> bool:
         """No player is connected and nobody watches: the game is played on (at the bots'
-        pace, thinking briefly) only for the players who may come back, and for its result."""
+        pace, thinking briefly) only for the players who may come back, and for its result;
+        the table counts against the address that made it (spec.md, "The lobby flow")."""
         return not self.spectators and all(s.peer is None for s in self.seats)
 
     def _paced(self, pending: Pending, action: Action, seat: int, by: int) -> None:
