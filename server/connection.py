@@ -316,6 +316,7 @@ class Connection(asyncio.Protocol):
             return
         log.warning(why, peer=self.address, name=self.name, unread=self.held)
         self.closing = True
+        self.transport = None  # nothing more is written, nor counted
         self._out.clear()
         self._queued = 0
         transport.abort()
