@@ -82,6 +82,8 @@ class Connection(asyncio.Protocol):
         self.opened = now
         self.last_heard = now
         self.last_pinged = now
+        self.closed_at = now
+        """When a fatal error or the server's goodbye began closing the connection."""
         self._allowance = float(config.message_burst)
         self._refilled = now
         self._dropped = 0
@@ -280,7 +282,9 @@ class Connection(asyncio.Protocol):
         self._out.append(line)
         self.flush_out()
         self.closing = True
-        self.transport.close()
+        self.closed_at = time.monotonic()
+        if self.transport is not None:  # (unless the flush found it dead)
+            self.transport.close()
 
     def discard_out(self) -> None:
         """Forget what is queued for this peer (it described records that could not be kept)."""
@@ -329,13 +333,18 @@ class Connection(asyncio.Protocol):
         self.send(Error(id=request if isinstance(request, int | str) else None, code=code, message=message, fatal=True))
         self.flush_out()
         self.closing = True
+        self.closed_at = time.monotonic()
         if self.transport is not None:
             self.transport.close()
         log.info("closed", peer=self.address, code=str(code))
 
     def tick(self, now: float) -> None:
-        """Called every second: hello and idle timeouts, heartbeats."""
+        """Called every second: hello and idle timeouts, heartbeats; a connection closing after
+        a fatal error whose peer has not read it within the idle timeout is dropped (a close
+        waits for the peer to read what it was sent, for ever if it never does)."""
         if self.closing:
+            if self.transport is not None and now - self.closed_at > self.config.idle_timeout:
+                self.drop_as_dead("closed_peer_not_reading")
             return
         if not self.greeted and now - self.opened > self.config.hello_timeout:
             self.fatal(Code.HELLO_TIMEOUT, f"no hello within {self.config.hello_timeout:g} s")

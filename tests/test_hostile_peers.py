@@ -19,6 +19,16 @@ def connected(server: Server, name: str) -> bool:
     return any(c.name == name for c in server.connections)
 
 
+async def dropped(server: Server, name: str) -> bool:
+    """Whether the server drops the connection greeted as ``name`` within 10 s (looked for on
+    the server: a peer that reads nothing cannot hear of it)."""
+    for _ in range(100):
+        if not connected(server, name):
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
 async def hog_unread_output(server: Server, hog: RawClient, name: str, asks: int) -> None:
     """``hog``, greeted as ``name``, asks for ``asks`` table lists and reads none, until the
     server cuts it."""
@@ -266,3 +276,22 @@ async def test_a_flood_of_ready_is_still_rate_limited() -> None:
                                        for i in range(10)))
         assert (await player.expect("error"))["code"] == Code.RATE_LIMITED
         await player.close()
+
+
+async def test_a_peer_that_leaves_its_fatal_error_unread_is_dropped_after_the_idle_timeout() -> None:
+    """A fatal error closes the connection once the peer has read it; a peer that reads
+    nothing is dropped ``idle_timeout_seconds`` later instead of keeping its connection."""
+    quick = {"message_burst": 10**6, "max_messages_per_second": 10**6, "max_tables_awaiting_maker": 40}
+    async with running_server(idle_timeout=1.0, heartbeat=0.4, max_write_buffer=1024**3, **quick) as server:
+        maker = await greeted(server.port, "maker")
+        for i in range(40):
+            await maker.send(type="create_table", id=i, rules={"players": 7})
+            await maker.expect("table", id=i)
+        hog = await greeted(server.port, "hog")
+        hog.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        for i in range(600):  # each reply lists 40 tables of 7 seats: far more than the sockets take
+            await hog.send(type="list_tables", id=i)
+        await hog.send_raw(b"x" * (server.config.max_line_bytes + 1) + b"\n")  # line_too_long, fatal
+        assert await dropped(server, "hog")
+        await maker.close()
+        await hog.close()
