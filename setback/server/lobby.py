@@ -80,6 +80,11 @@ class Lobby:
     """Tables whose update waits for the end of the turn: one update a table a turn."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
+    made_from: dict[str, set[str]] = field(default_factory=dict)
+    """The open tables made from each address, by id, whichever of its connections made them,
+    connected or gone: what an address holds outlives its connections."""
+    _maker: dict[str, str] = field(default_factory=dict)
+    """The address each table of :attr:`made_from` was made from, by the table's id."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -88,7 +93,7 @@ class Lobby:
 
     def greet(self, peer: Peer, hello: Hello) -> Welcome:
         """Check a hello, take the peer in, give back its seat if its token holds one."""
-        major, _, _minor = hello.version.partition(".")
+        major = hello.version.partition(".")[0].lstrip("0")  # as a number: "01" is 1 (and int() stops at 4,300 digits)
         if major != str(MAJOR):
             raise RefusedError(
                 Code.VERSION_UNSUPPORTED,
@@ -168,7 +173,9 @@ class Lobby:
 
     def _check_awaiting(self, peer: Peer) -> None:
         """A connection may have at most ``max_tables_awaiting_maker`` tables it made and has not
-        sat at or watched yet."""
+        sat at or watched yet; an address, ``max_tables_awaiting_address`` tables it made that
+        are there only for someone to come (back): their maker, or players who dropped, while
+        no connection is at them (every connection it ever had counts, not only those open)."""
         waiting = self.made[peer] = [t for t in self.made.get(peer, []) if t.creator is peer]
         limit = self.config.max_tables_awaiting_maker
         if len(waiting) >= limit:
@@ -176,10 +183,12 @@ class Lobby:
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
         limit = self.config.max_tables_awaiting_address
-        same_address = (t for maker, made in self.made.items() if maker.host == peer.host for t in made)
-        if sum(1 for t in same_address if t.creator is not None) >= limit:
+        made = (self.tables[t] for t in self.made_from.get(peer.host, ()))
+        if sum(1 for t in made if t.creator is not None or t.nobody_here()) >= limit:
             raise RefusedError(
-                Code.TABLE_FULL, f"{limit} tables made from {peer.host} wait for their makers: go to one first"
+                Code.TABLE_FULL,
+                f"{limit} tables made from {peer.host} wait for their makers or for players who dropped: "
+                "go to one first, or wait for them to close",
             )
 
     # -- requests ---------------------------------------------------------------------------------
@@ -196,6 +205,12 @@ class Lobby:
             return True
         return False
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see
+        :meth:`Table.asks_ready`): the game paces it, so it costs nothing of the rate limit."""
+        table = self.where.get(peer)
+        return table is not None and table.asks_ready(peer)
+
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
             case ListTables():
@@ -207,6 +222,8 @@ class Lobby:
                 table = self._create(message)
                 table.creator = peer
                 self.made[peer].append(table)
+                self.made_from.setdefault(peer.host, set()).add(table.id)
+                self._maker[table.id] = peer.host
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
@@ -442,6 +459,12 @@ class Lobby:
     def _tidy(self, table: Table) -> None:
         if table.may_close() and table.id in self.tables:
             del self.tables[table.id]
+            host = self._maker.pop(table.id, None)
+            if host is not None:
+                made = self.made_from[host]
+                made.discard(table.id)
+                if not made:
+                    del self.made_from[host]
             table.close()
             self.store.close_table(table.id, table.game_id)
             log.info("table_closed", table=table.id)

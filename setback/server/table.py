@@ -188,6 +188,12 @@ class Table:
             raise RefusedError(Code.TABLE_FULL, "every seat is taken")
         return free
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one the game asks for: the first that
+        marks its seat ready since a game started (one a seat a game)."""
+        seat = self.seat_of(peer)
+        return seat is not None and seat.owes_ready and not (self.playing and seat.bot is not None)
+
     def set_ready(self, peer: Peer, ready: bool) -> None:
         seat = self.seat_of(peer)
         if seat is None:
@@ -198,6 +204,8 @@ class Table:
             log.info("seat_taken_back", table=self.id, seat=seat.index)
         else:
             seat.ready = ready
+            if ready:
+                seat.owes_ready = False
         self._changed(soon=True)
 
     def leave(self, peer: Peer) -> None:
@@ -322,8 +330,10 @@ class Table:
         self.game_id = self.store.start_game(self.id, self.games_played, seed, rules, names, rated)
         self._begin(Game(self.options.rules, seed))
         for seat in self.seats:
+            seat.total_timeouts = 0  # a table info counts this game's
             if seat.kind != "builtin":
                 seat.ready = False
+                seat.owes_ready = True
                 seat.seat_bot(None)
                 seat.timeouts = 0
         started = GameStarted(
@@ -519,7 +529,7 @@ class Table:
         assert self.game is not None and seat.bot is not None
         loop = asyncio.get_running_loop()
         asked = loop.time()
-        quiet = self._nobody_here()  # then it thinks briefly: the game goes on only for who may come back
+        quiet = self.nobody_here()  # then it thinks briefly: the game goes on only for who may come back
         view = self.game.view(seat.index, QUIET_THINK_SECONDS if quiet else None)
         task = asyncio.ensure_future(seat.bot.decide(view))
         pending.thinking = task
@@ -538,9 +548,10 @@ class Table:
 
         task.add_done_callback(done)
 
-    def _nobody_here(self) -> bool:
+    def nobody_here(self) -> bool:
         """No player is connected and nobody watches: the game is played on (at the bots'
-        pace, thinking briefly) only for the players who may come back, and for its result."""
+        pace, thinking briefly) only for the players who may come back, and for its result;
+        the table counts against the address that made it (spec.md, "The lobby flow")."""
         return not self.spectators and all(s.peer is None for s in self.seats)
 
     def _paced(self, pending: Pending, action: Action, seat: int, by: int) -> None:
