@@ -8,9 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
+import structlog
 
 import setback.server.store as store_module
-from setback.server.store import CHECKPOINT_SECONDS, SCHEMA_VERSION, Store
+from setback.server.store import CHECKPOINT_SECONDS, SCHEMA_VERSION, DamagedRecordError, Store
 
 RULES = {"players": 2}
 Moves = list[tuple[int, str, int]]
@@ -111,6 +112,63 @@ def test_a_restart_continues_the_journal_past_every_game_it_holds(tmp_path: Path
     store.close()
     row = Store(db).game(first)
     assert row is not None and row.actions == moves
+
+
+def _three_finished_games(db: Path) -> list[int]:
+    """Games played one after the other, each at a journal turn of its own."""
+    store = Store(db)
+    games = []
+    for number in range(3):
+        games.append(store.start_game("t1", number, number, RULES, ["a", "b"], False))
+        store.add_action(games[-1], 0, "pass", 0)
+        store.finish_game(games[-1], "t1", number + 1, {"winner": 0})  # in the turn of its last action
+        store.commit()
+    store.close()
+    return games
+
+
+def test_a_game_whose_record_cannot_be_read_is_left_out_of_the_finished_games_and_named(tmp_path: Path) -> None:
+    """One damaged row costs its own game only: the others read, and the log names the one left out."""
+    db = tmp_path / "s.sqlite3"
+    first, damaged, last = _three_finished_games(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE games SET outcome = '{\"winner\": ' WHERE id = ?", (damaged,))
+    with structlog.testing.capture_logs() as logs:
+        games = Store(db).finished_games()
+    assert [g.id for g in games] == [last, first]
+    assert [(e["event"], e["game"], e["table"]) for e in logs] == [("game_unreadable", damaged, "t1")]
+    assert "outcome" in logs[0]["reason"]
+
+
+def test_a_journal_turn_that_cannot_be_read_is_the_loss_of_the_games_it_may_hold(tmp_path: Path) -> None:
+    """Whose actions a turn cut short held cannot be known: each game whose turns include it
+    cannot be read, and the games before and after it read as before."""
+    db = tmp_path / "s.sqlite3"
+    first, damaged, last = _three_finished_games(db)
+    with sqlite3.connect(db) as raw:
+        turn = raw.execute("SELECT first_move FROM games WHERE id = ?", (damaged,)).fetchone()[0]
+        raw.execute("UPDATE journal SET actions = substr(actions, 1, 5) WHERE turn = ?", (turn,))
+    with structlog.testing.capture_logs() as logs:
+        games = Store(db).finished_games()
+    assert [g.id for g in games] == [last, first]
+    assert [e["game"] for e in logs] == [damaged] and f"journal turn {turn}" in logs[0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("seed", "'seven'"), ("seed", "-1"), ("players", "'[\"a\", 2]'"), ("rules", "'[]'"), ("started", "'noon'")],
+)
+def test_asking_for_a_game_whose_record_cannot_be_read_names_it_and_why(
+    tmp_path: Path, column: str, value: str
+) -> None:
+    """A column that does not hold what it must is a DamagedRecordError (a ValueError) naming the
+    game, its table and the column, not whatever the code reading it would trip on later."""
+    db = tmp_path / "s.sqlite3"
+    _, damaged, _ = _three_finished_games(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"UPDATE games SET {column} = {value} WHERE id = ?", (damaged,))
+    with pytest.raises(DamagedRecordError, match=f"game {damaged} at table t1 cannot be read: .*{column}"):
+        Store(db).game(damaged)
 
 
 _OLD_TABLES = """
