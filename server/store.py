@@ -22,7 +22,6 @@ import contextlib
 import errno
 import hashlib
 import itertools
-import json
 import operator
 import os
 import sqlite3
@@ -30,12 +29,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Annotated, Any, TypeVar
+from typing import IO, Annotated, Any, Literal, TypeVar
 
 import msgspec
 import structlog
+
+from setback.engine import Game, parse_action
 
 try:
     import fcntl
@@ -108,6 +109,18 @@ Recorded = tuple[int, str, int]
 def stood_in_seats(actions: list[Recorded]) -> frozenset[int]:
     """The seats a stand-in bot played at least one decision for."""
     return frozenset(seat for seat, _, by in actions if by == BY_STAND_IN)
+
+
+def replay(game: Game, actions: list[Recorded]) -> Game:
+    """``game``, new from its rules and seed, played on through the recorded ``actions``, each by
+    the seat that took it: a ValueError naming the first action that does not read or is not
+    that seat's to take then (a damaged record, or a seed that is not the game's)."""
+    for number, (seat, text, _by) in enumerate(actions):
+        try:
+            game.apply(parse_action(text), seat)
+        except ValueError as exc:
+            raise ValueError(f"action {number} ({text!r} by seat {seat}): {exc}") from None
+    return game
 
 
 def _json(value: object) -> str:
@@ -195,7 +208,7 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
-    kind: str
+    kind: Literal["empty", "human", "bot", "builtin"]
     name: str | None
     token_hash: str | None
     bot: str | None
@@ -225,7 +238,21 @@ class TableRow:
     games_played: int
     seats: list[SeatRow]
     game: GameRow | None
-    """The table's unfinished game, if it has one."""
+    """The table's unfinished game, if it has one (and it could be read)."""
+    game_id: int | None = None
+    """The id of the table's unfinished game, if it has one."""
+    damage: str | None = None
+    """Why the table's records cannot be read (its options, seats or unfinished game), if they cannot."""
+
+
+class _TableColumns(msgspec.Struct):
+    """A ``tables`` row as the file holds it, checked: a damaged file may hold anything anywhere."""
+
+    id: str
+    number: int
+    name: str
+    options: str
+    games_played: int
 
 
 class _GameColumns(msgspec.Struct):
@@ -254,6 +281,8 @@ def _checked(row: tuple[Any, ...], kind: type[Columns], names: tuple[str, ...]) 
     return msgspec.convert(dict(zip(names, row, strict=True)), kind)
 
 
+_SEAT_COLUMNS = ("seat", "kind", "name", "token_hash", "bot")
+_TABLE_COLUMNS: tuple[str, ...] = _TableColumns.__struct_fields__
 _GAME_COLUMNS: tuple[str, ...] = _GameColumns.__struct_fields__
 
 _object_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -554,24 +583,38 @@ class Store:
     # -- reads ------------------------------------------------------------------------------
 
     def open_tables(self) -> list[TableRow]:
-        """Every table not closed, with its seats and its unfinished game."""
+        """Every table not closed, with its seats and its unfinished game. A table whose records
+        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`)."""
         self.commit()
-        rows = []
-        for table_id, number, name, options, games_played in self.db.execute(
-            "SELECT id, number, name, options, games_played FROM tables WHERE closed IS NULL ORDER BY number"
-        ):
+        return [
+            self._open_table(row)
+            for row in self.db.execute(
+                f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
+            ).fetchall()
+        ]
+
+    def _open_table(self, row: tuple[Any, ...]) -> TableRow:
+        table_id = str(row[0])
+        unfinished = self.db.execute(
+            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (row[0],)
+        ).fetchone()
+        game_id = int(unfinished[0]) if unfinished else None
+        try:
+            table = _checked(row, _TableColumns, _TABLE_COLUMNS)
+            options = _decoded(_object_decoder, table.options, "options")
             seats = [
-                SeatRow(*r)
-                for r in self.db.execute(
-                    "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                _checked(seat, SeatRow, _SEAT_COLUMNS)
+                for seat in self.db.execute(
+                    f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE table_id = ? ORDER BY seat", (row[0],)
                 )
             ]
-            unfinished = self.db.execute(
-                f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
-            ).fetchone()
-            game = self.game(unfinished[0]) if unfinished else None
-            rows.append(TableRow(table_id, number, name, json.loads(options), games_played, seats, game))
-        return rows
+        except ValueError as exc:
+            return TableRow(table_id, 0, table_id, {}, 0, [], None, game_id, str(exc))
+        opened = TableRow(table.id, table.number, table.name, options, table.games_played, seats, None, game_id)
+        try:
+            return replace(opened, game=self.game(game_id) if game_id is not None else None)
+        except DamagedRecordError as exc:
+            return replace(opened, damage=exc.reason)
 
     def last_table_number(self) -> int:
         self.commit()
