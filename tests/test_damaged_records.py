@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -12,11 +13,15 @@ from typing import Any
 import pytest
 import structlog
 from test_durability import next_decide
+from test_records_cli import play_rated_games
 from test_server_errors import greeted
 from wire import RawClient, play_until_over
 
+from setback.cli import main
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.history import export_records
+from setback.server.store import Store
 
 
 def _journal_rows(raw: sqlite3.Connection, game_id: int) -> list[tuple[int, list[list[Any]]]]:
@@ -27,7 +32,7 @@ def _journal_rows(raw: sqlite3.Connection, game_id: int) -> list[tuple[int, list
 
 def _bad_card(raw: sqlite3.Connection, game_id: int) -> None:
     turn, entries = _journal_rows(raw, game_id)[-1]
-    entries[0][2] = "play ZZ"
+    next(entry for entry in entries if entry[0] == game_id)[2] = "play ZZ"
     raw.execute("UPDATE journal SET actions = ? WHERE turn = ?", (json.dumps(entries), turn))
 
 
@@ -39,6 +44,10 @@ def _journal_cut_short(raw: sqlite3.Connection, game_id: int) -> None:
 
 def _rules_cut_short(raw: sqlite3.Connection, game_id: int) -> None:
     raw.execute("UPDATE games SET rules = substr(rules, 1, 10) WHERE id = ?", (game_id,))
+
+
+def _rules_that_are_not(raw: sqlite3.Connection, game_id: int) -> None:
+    raw.execute("UPDATE games SET rules = json_set(rules, '$.players', 9) WHERE id = ?", (game_id,))
 
 
 def _seed_changed(raw: sqlite3.Connection, game_id: int) -> None:
@@ -175,3 +184,76 @@ async def test_a_table_that_cannot_be_restored_keeps_its_records_for_the_next_st
         assert (table.status, table.game_id) == ("playing", game_id)
     finally:
         await server.stop()
+
+
+@pytest.fixture(scope="module")
+def three_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A server's records of three finished games (copy it before damaging it)."""
+    db = tmp_path_factory.mktemp("records") / "club.sqlite3"
+    asyncio.run(play_rated_games(db, games=3))
+    return db
+
+
+def _damaged_copy(three_games: Path, tmp_path: Path, damage: Damage) -> tuple[Path, list[int]]:
+    """A copy of the three games' records with the second damaged: the copy, and the games' ids."""
+    db = tmp_path / "club.sqlite3"
+    shutil.copy(three_games, db)
+    with sqlite3.connect(db) as raw:
+        games = [game_id for (game_id,) in raw.execute("SELECT id FROM games ORDER BY id")]
+        damage(raw, games[1])
+    return db, games
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[object, str, str]:
+    """Run the command line: its exit status, stdout and stderr."""
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return exit_.value.code, out, err
+
+
+def _named(err: str, game_id: int) -> list[str]:
+    """The lines on stderr that name ``game_id`` as a game that could not be read."""
+    return [line for line in err.splitlines() if "game_unreadable" in line and f"game={game_id}" in line]
+
+
+UNREADABLE = {"the game's rules cut short": _rules_cut_short, "rules that are not rules": _rules_that_are_not}
+
+
+@pytest.mark.parametrize("damage", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_history_lists_the_games_it_can_read_and_names_the_one_it_cannot(
+    three_games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Damage
+) -> None:
+    """`setback history` names a damaged game in one line on stderr, lists the others, and
+    exits with status 0."""
+    db, (first, damaged, last) = _damaged_copy(three_games, tmp_path, damage)
+    code, out, err = _run(capsys, "history", "--db", str(db), "--json")
+    assert code == 0
+    assert [row["game_id"] for row in json.loads(out)] == [last, first]
+    assert len(_named(err, damaged)) == 1
+
+
+EXPORT_DAMAGES = {"a bad card in the journal": _bad_card, "the game's rules cut short": _rules_cut_short}
+
+
+@pytest.mark.parametrize("damage", EXPORT_DAMAGES.values(), ids=EXPORT_DAMAGES.keys())
+def test_exporting_every_game_writes_those_that_replay_and_names_the_one_that_does_not(
+    three_games: Path, tmp_path: Path, damage: Damage
+) -> None:
+    """The records `export --all` writes: every game but the damaged one, which the log names."""
+    db, (first, damaged, last) = _damaged_copy(three_games, tmp_path, damage)
+    with structlog.testing.capture_logs() as logs:
+        records = list(export_records(Store(db)))
+    assert [record["server"]["game_id"] for record in records] == [first, last]
+    assert [(e["event"], e["game"]) for e in logs] == [("game_unreadable", damaged)]
+
+
+def test_replaying_a_game_whose_actions_do_not_replay_names_it(
+    three_games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`setback replay GAME_ID` of a damaged game says which game cannot be read, and why."""
+    db, (_, damaged, _) = _damaged_copy(three_games, tmp_path, _bad_card)
+    code, _, err = _run(capsys, "replay", str(damaged), "--db", str(db))
+    assert code == 2
+    assert f"game {damaged} at table t1 cannot be read: action " in err and "'play ZZ'" in err
