@@ -139,6 +139,11 @@ class StoreInUseError(OSError):
     """Another running server writes the file: two writers would give out the same ids."""
 
 
+class NewerSchemaError(sqlite3.DatabaseError):
+    """The file is the records of a newer setback, of a schema this one does not know: it is
+    not a records file this one can use (the command line says so in one line)."""
+
+
 class DamagedRecordError(ValueError):
     """A game's record in the file cannot be read, or does not replay: which game, and why.
 
@@ -323,9 +328,12 @@ class Store:
         if path is not None and str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path) if path is not None else ":memory:"
+        existed = self.path != ":memory:" and Path(self.path).exists()
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        if existed and self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
+            log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
         self._migrate()
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -357,7 +365,10 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         version = int(row[0]) if row else SCHEMA_VERSION
         if version > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema {version}; this setback knows up to {SCHEMA_VERSION}")
+            raise NewerSchemaError(
+                f"{self.path} has schema {version}, from a newer setback; this one reads up to schema "
+                f"{SCHEMA_VERSION}: open it with a setback as new as the one that wrote it"
+            )
         if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
             self._migrate_1_to_2()
         if version <= 2:
