@@ -628,8 +628,13 @@ class Store:
             return replace(opened, damage=exc.reason)
 
     def last_table_number(self) -> int:
+        """The highest number a table was given, as its number or in its id (``t3``): a table
+        whose number is damaged still keeps its id from being given again."""
         self.commit()
-        row = self.db.execute("SELECT MAX(number) FROM tables").fetchone()
+        row = self.db.execute(
+            "SELECT MAX(n) FROM (SELECT number AS n FROM tables WHERE typeof(number) = 'integer' "
+            "UNION ALL SELECT CAST(substr(id, 2) AS INTEGER) FROM tables WHERE id GLOB 't[0-9]*')"
+        ).fetchone()
         return int(row[0] or 0)
 
     def game(self, game_id: int) -> GameRow | None:

@@ -68,6 +68,10 @@ def _options_cut_short(raw: sqlite3.Connection, game_id: int) -> None:
     )
 
 
+def _number_not_a_number(raw: sqlite3.Connection, game_id: int) -> None:
+    raw.execute("UPDATE tables SET number = 'one' WHERE id = (SELECT table_id FROM games WHERE id = ?)", (game_id,))
+
+
 Damage = Callable[[sqlite3.Connection, int], None]
 DAMAGES: dict[str, Damage] = {
     "a bad card in the journal": _bad_card,
@@ -76,6 +80,7 @@ DAMAGES: dict[str, Damage] = {
     "a changed seed": _seed_changed,
     "table options that do not go together": _bad_options,
     "table options cut short": _options_cut_short,
+    "a table number that is not a number": _number_not_a_number,
 }
 
 

@@ -154,6 +154,19 @@ def test_a_journal_turn_that_cannot_be_read_is_the_loss_of_the_games_it_may_hold
     assert [e["game"] for e in logs] == [damaged] and f"journal turn {turn}" in logs[0]["reason"]
 
 
+def test_a_table_whose_number_is_damaged_still_keeps_its_id_from_being_given_again(tmp_path: Path) -> None:
+    """New tables are numbered past every table's number and every id's: a damaged number
+    must not let a new table take the id, and the records, of the one it belonged to."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    for number in (1, 2):
+        store.save_table(f"t{number}", number, "a table", {})
+    store.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE tables SET number = 'two' WHERE id = 't2'")
+    assert Store(db).last_table_number() == 2
+
+
 @pytest.mark.parametrize(
     ("column", "value"),
     [("seed", "'seven'"), ("seed", "-1"), ("players", "'[\"a\", 2]'"), ("rules", "'[]'"), ("started", "'noon'")],
