@@ -14,6 +14,10 @@ recording cheap on the server's hot path). A game's row names the turns its acti
 journal rows and keeps its own actions. Nothing is copied or deleted when a game ends, so
 a game's end costs its turn no more than any other turn. (Files of schema 3 and older kept
 a finished game's actions in its row, ``games.actions``; those games are read from there.)
+
+Whatever is read back is checked, row by row, since a damaged file may hold anything in any
+column: a game whose row or journal turns do not hold what they must is a
+:class:`DamagedRecordError` naming it, and costs whoever reads only that game.
 """
 
 from __future__ import annotations
