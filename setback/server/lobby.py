@@ -15,7 +15,7 @@ import msgspec
 import structlog
 
 from setback.bots import BUILTIN
-from setback.engine import Game
+from setback.engine import Game, Rules
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import (
@@ -51,7 +51,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import Store, token_hash
+from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
 
 LISTED_TABLES = 256
@@ -336,22 +336,45 @@ class Lobby:
     # -- records --------------------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Bring back every open table from the store, unfinished games where they stood; a
-        local server's leftover tables are closed instead, and a local server brings back
-        nothing (see :attr:`ServerConfig.local`)."""
+        """Bring back every open table from the store, unfinished games where they stood (a
+        table whose records cannot be read or replayed comes back broken, and every other
+        table all the same); a local server's leftover tables are closed instead, and a local
+        server brings back nothing (see :attr:`ServerConfig.local`)."""
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
             if row.options.get("local"):  # its client is gone: nobody can sit there again
-                self.store.close_table(row.id, row.game.id if row.game else None)
+                self.store.close_table(row.id, row.game_id)
                 log.info("local_table_closed", table=row.id)
                 continue
             if self.config.local:
                 continue  # a `setback serve` table: not this server's to play
-            options = options_from_saved(row.name, row.options, self._waits())
-            table = self.tables[row.id] = self._new_table(row.id, options)
-            table.restore(row)
-            log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
+            table = self.tables[row.id] = self._restored(row)
             self._tidy(table)  # nobody sat there or may come back: it closes now, as it would have
+
+    def _restored(self, row: TableRow) -> Table:
+        """The table ``row`` describes, its game where it stood; or, if its records cannot be
+        read or replayed, the table broken (:meth:`Table.restore_failed`), named in the log."""
+        waits = self._waits()
+        try:
+            options = options_from_saved(row.name, row.options, waits)
+        except Exception as exc:  # options a damaged record holds: anything may fail on them
+            options = TableOptions(name=row.name, rules=Rules(), clock=Clock(), waits=waits)
+            return self._not_restored(self._new_table(row.id, options), row, row.damage or _reason(exc))
+        table = self._new_table(row.id, options)
+        if row.damage is not None:
+            return self._not_restored(table, row, row.damage)
+        try:
+            table.restore(row)
+        except Exception as exc:  # whatever a damaged record makes the replay raise: it breaks this table only
+            return self._not_restored(table, row, _reason(exc))
+        log.info("table_restored", table=row.id, game=row.game_id)
+        return table
+
+    @staticmethod
+    def _not_restored(table: Table, row: TableRow, reason: str) -> Table:
+        log.error("table_not_restored", table=row.id, game=row.game_id, reason=reason)
+        table.restore_failed(reason, row.games_played)
+        return table
 
     def _game_over(self, table: Table, game: Game) -> None:
         """A game is decided and recorded: rate it, then tell whoever listens."""
@@ -471,3 +494,9 @@ class Lobby:
             closed = encode(TableClosed(table=table.id))
             for peer in self.browsing:
                 peer.send_line(closed)
+
+
+def _reason(exc: Exception) -> str:
+    """Why a table could not be restored, in one line: a ValueError's message says it (a
+    record that does not read or replay); any other exception's needs its type too."""
+    return str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
