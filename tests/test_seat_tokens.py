@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from setback.client import seat_tokens
+from setback.link import seat_tokens
 from setback.link.seat_tokens import SeatTokens
 
 SERVER = "127.0.0.1:7777"
