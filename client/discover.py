@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import structlog
 import zeroconf
-from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from setback.client.link import Address
@@ -106,9 +106,14 @@ async def browse(seconds: float = 1.5, interfaces: Sequence[str] | None = None) 
             await finder.async_close()
 
 
+def server_from_info(info: ServiceInfo) -> FoundServer | None:
+    """The server a resolved service describes, as :func:`server_from_record` reads it."""
+    properties = dict(info.decoded_properties)
+    return server_from_record(info.name, properties, info.parsed_addresses(IPVersion.V4Only), info.port)
+
+
 async def _resolve(finder: AsyncZeroconf, name: str) -> FoundServer | None:
     info = AsyncServiceInfo(SERVICE_TYPE, name)
     if not await info.async_request(finder.zeroconf, 1500, question_type=ASK):
         return None
-    properties = dict(info.decoded_properties)
-    return server_from_record(name, properties, info.parsed_addresses(IPVersion.V4Only), info.port)
+    return server_from_info(info)

@@ -1,13 +1,19 @@
-"""Finding servers on the LAN: the TXT record, the fallback to this machine, and mDNS on loopback."""
+"""Finding servers on the LAN: the service a server announces and what a client reads of it, the
+fallback to this machine (none of which needs multicast), and one real mDNS round trip on loopback."""
 
 from __future__ import annotations
 
+import errno
 import uuid
 
-from setback.client.discover import FoundServer, browse, server_from_record, with_fallback
+import pytest
+from zeroconf.asyncio import AsyncZeroconf
+
+from setback.client import discover
+from setback.client.discover import FoundServer, browse, server_from_info, server_from_record, with_fallback
 from setback.client.link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
-from setback.server.advertise import SERVICE_TYPE, Advertisement, instance_name, txt_record
+from setback.server.advertise import SERVICE_TYPE, Advertisement, instance_name, service_info, txt_record
 
 
 def test_txt_record_names_the_server_version_and_port() -> None:
@@ -17,6 +23,26 @@ def test_txt_record_names_the_server_version_and_port() -> None:
     found = server_from_record(instance_name("Friday club"), dict(record), ["192.0.2.7"], 7500)
     assert found == FoundServer("Friday club", Address("192.0.2.7", 7500), PROTOCOL_VERSION)
     assert found.compatible
+
+
+def test_the_announced_service_reads_back_as_the_server() -> None:
+    """The records ``setback serve`` registers (SRV, A, TXT) are the server a client lists."""
+    info = service_info("Friday club", ["192.0.2.7", "198.51.100.3"], 7500)
+    assert info.type == SERVICE_TYPE and info.name == instance_name("Friday club")
+    assert info.port == 7500 and info.parsed_addresses() == ["192.0.2.7", "198.51.100.3"]
+    assert info.server is not None and info.server.endswith(".local.")
+    assert info.decoded_properties == txt_record("Friday club", 7500)
+    assert server_from_info(info) == FoundServer("Friday club", Address("192.0.2.7", 7500), PROTOCOL_VERSION)
+
+
+async def test_browsing_where_mdns_cannot_start_finds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No multicast socket can be had (no such device, say): an empty list, no error."""
+
+    def no_device(**options: object) -> AsyncZeroconf:
+        raise OSError(errno.ENODEV, "No such device")
+
+    monkeypatch.setattr(discover, "AsyncZeroconf", no_device)
+    assert await browse(0.1, interfaces=["198.51.100.77"]) == []
 
 
 def test_record_without_txt_uses_the_instance_and_srv_port() -> None:
