@@ -291,13 +291,15 @@ async def test_with_no_server_found_this_computer_is_offered(monkeypatch: pytest
         assert f"this computer  (127.0.0.1:{DEFAULT_PORT})" in screen_text(app)
 
 
+@pytest.mark.multicast_loopback
 async def test_servers_found_on_the_lan_are_offered_and_joined() -> None:
-    """The first screen lists a server announced over mDNS (kept to loopback) and this computer."""
+    """The first screen lists a server announced over mDNS (kept to loopback) and this computer.
+    (It browses a second past the newly started responder's wait, as test_discovery does.)"""
     name = f"Club {uuid.uuid4().hex[:6]}"
     async with running_server(name=name) as server:
         advertisement = await Advertisement.start(name, "127.0.0.1", server.port)
         try:
-            app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=1.0)
+            app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=2.5)
             async with app.run_test(size=(80, 24)) as pilot:
                 assert isinstance(app.screen, DiscoverScreen)
                 await until(pilot, lambda: name in screen_text(app), "the server found")

@@ -1,5 +1,6 @@
 """Finding servers on the LAN: the service a server announces and what a client reads of it, the
-fallback to this machine (none of which needs multicast), and one real mDNS round trip on loopback."""
+fallback to this machine (none of which needs multicast), and one real mDNS round trip on a
+loopback that has multicast (in a network namespace of its own: see conftest.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from setback.client.discover import FoundServer, browse, server_from_info, serve
 from setback.client.link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
 from setback.server.advertise import SERVICE_TYPE, Advertisement, instance_name, service_info, txt_record
+
+BROWSE_SECONDS = 2.5
+"""How long the mDNS round trips browse: a second past the newly started responder's wait."""
 
 
 def test_txt_record_names_the_server_version_and_port() -> None:
@@ -73,12 +77,15 @@ def test_this_computer_is_always_offered() -> None:
     assert with_fallback([served_here]) == [served_here]
 
 
+@pytest.mark.multicast_loopback
 async def test_an_advertised_server_is_found_over_loopback_mdns() -> None:
-    """A real zeroconf responder and browser, both kept to the loopback interface."""
+    """A real zeroconf responder and browser, both kept to the loopback interface. The browse
+    lasts :data:`BROWSE_SECONDS`: a responder multicasts a record at most once a second (RFC 6762,
+    section 6), and this one has just announced its own."""
     name = f"test-{uuid.uuid4().hex[:8]}"
     advertisement = await Advertisement.start(name, "127.0.0.1", 7599)
     try:
-        found = await browse(1.0, interfaces=["127.0.0.1"])
+        found = await browse(BROWSE_SECONDS, interfaces=["127.0.0.1"])
     finally:
         await advertisement.close()
     assert FoundServer(name, Address("127.0.0.1", 7599), PROTOCOL_VERSION) in found
