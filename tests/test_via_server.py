@@ -123,6 +123,51 @@ def test_external_program_is_stopped_once_its_game_is_recorded(
     assert program["decision_ms"] is None
 
 
+LEAVING_BOT = """
+import json, os, socket, sys
+
+assert os.environ["SETBACK_TEST_INHERITED"] == "yes"
+stream = socket.create_connection((os.environ["SETBACK_HOST"], int(os.environ["SETBACK_PORT"]))).makefile("rwb")
+
+
+def send(**message):
+    stream.write(json.dumps(message).encode() + b"\\n")
+    stream.flush()
+
+
+send(type="hello", version="1.0", name=os.environ["SETBACK_NAME"], kind="bot")
+send(type="join", table=os.environ["SETBACK_TABLE"], seat=int(os.environ["SETBACK_SEAT"]), ready=True)
+for line in stream:
+    message = json.loads(line)
+    if message["type"] == "decide":
+        send(type="act", request=message["request"], action=message["view"]["legal"][0])
+    elif message["type"] == "ping":
+        send(type="pong", nonce=message.get("nonce"))
+    elif message["type"] == "game_over":
+        sys.exit(5)
+"""
+
+
+def test_a_cmd_bot_inherits_the_environment_and_may_exit_after_game_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As spec.md section 20 says: the runner's environment is the program's, and a program
+    that leaves once it has its game_over (with any status), without a ``ready``, has done
+    nothing wrong."""
+    from setback.cli import main
+
+    monkeypatch.setenv("SETBACK_TEST_INHERITED", "yes")
+    script = tmp_path / "leaves.py"
+    script.write_text(LEAVING_BOT)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{shlex.join([sys.executable, str(script)])}", "random", "--players", "2",
+              "--target", "7", "--games", "2", "--seed", "3", "--via-server", "--json"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 0, err
+    program, _ = json.loads(out)["bots"]
+    assert program["games"] == 2 and program["decisions"] > 0
+
+
 LONG_FOLDER = "a folder whose name is longer than any name a hello may say"
 
 
