@@ -39,14 +39,20 @@ class SeatTokens:
         self.path = path
 
     def token(self, server: str, name: str) -> str | None:
-        """The token that held ``name``'s seat at ``server`` (``host:port``), if one is kept."""
+        """The token that held ``name``'s seat at ``server`` (``host:port``), if one is kept
+        and no other live process holds that seat: a kept token is for coming back to a seat
+        a process left (it stopped, or crashed), never for taking one from a process still
+        playing there."""
         entry = self._read().get(_key(server, name))
-        return str(entry["token"]) if entry else None
+        if not entry or _alive(entry.get("pid")):
+            return None
+        return str(entry["token"])
 
     def keep(self, server: str, name: str, token: str) -> None:
+        """Keep ``token`` as this process's seat of ``name`` at ``server``."""
         with self._changing():
             entries = self._read()
-            entries[_key(server, name)] = {"token": token, "at": time.time()}
+            entries[_key(server, name)] = {"token": token, "at": time.time(), "pid": os.getpid()}
             self._write(entries)
 
     def forget(self, server: str, name: str) -> None:
@@ -74,7 +80,7 @@ class SeatTokens:
             if lock is not None:
                 os.close(lock)  # which lets go of the lock
 
-    def _read(self) -> dict[str, dict[str, str | float]]:
+    def _read(self) -> dict[str, dict[str, str | float | int]]:
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -86,7 +92,7 @@ class SeatTokens:
             and isinstance(entry.get("at"), int | float) and now - entry["at"] < KEPT_SECONDS
         } if isinstance(loaded, dict) else {}
 
-    def _write(self, entries: dict[str, dict[str, str | float]]) -> None:
+    def _write(self, entries: dict[str, dict[str, str | float | int]]) -> None:
         """Write ``entries`` to a temporary file of this process's own beside the file (for the
         owner only, as mkstemp makes it), then move it over the file in one step."""
         try:
@@ -102,6 +108,20 @@ class SeatTokens:
                 raise
         except OSError as exc:
             log.warning("seat_tokens_not_saved", path=str(self.path), error=str(exc))
+
+
+def _alive(pid: object) -> bool:
+    """Whether ``pid`` (as kept: a number, or missing in files written before it was) names
+    a running process other than this one."""
+    if not isinstance(pid, int) or pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, but is another user's
+        return True
+    return True
 
 
 def _key(server: str, name: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Sequence
 
 import ifaddr
 import structlog
@@ -39,6 +40,19 @@ def instance_name(name: str) -> str:
     while len(label.encode()) > 63:
         label = label[:-1]
     return f"{label}.{SERVICE_TYPE}"
+
+
+def service_info(name: str, addresses: Sequence[str], port: int) -> AsyncServiceInfo:
+    """The service a server called ``name`` announces: its instance name, SRV port, A records
+    (the IPv4 ``addresses``), this machine's host name and the TXT record."""
+    return AsyncServiceInfo(
+        SERVICE_TYPE,
+        instance_name(name),
+        port=port,
+        properties=txt_record(name, port),
+        addresses=[socket.inet_aton(a) for a in addresses],
+        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+    )
 
 
 def lan_addresses() -> list[str]:
@@ -78,14 +92,7 @@ class Advertisement:
             responder = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
         except (OSError, zeroconf.Error) as exc:
             raise AdvertiseError(str(exc)) from exc
-        info = AsyncServiceInfo(
-            SERVICE_TYPE,
-            instance_name(name),
-            port=port,
-            properties=txt_record(name, port),
-            addresses=[socket.inet_aton(a) for a in addresses],
-            server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
-        )
+        info = service_info(name, addresses, port)
         try:
             registered = await responder.async_register_service(info, allow_name_change=True)
             await registered
