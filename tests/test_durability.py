@@ -46,19 +46,28 @@ class ServeProcess:
 
 
 async def reconnect(
-    server: ServeProcess, token: str
-) -> tuple[RawClient, dict[str, Any], dict[str, Any] | None]:
-    """Hello with the token: joined, the snapshot and (if to act) the decision."""
+    server: ServeProcess, token: str, **hello: Any
+) -> tuple[RawClient, dict[str, Any] | None, dict[str, Any] | None]:
+    """Hello with the token: joined, the snapshot (None between two games: a server started
+    again brings back no finished game) and (if to act) the decision."""
     client = await server.connect()
-    await client.send(type="hello", version="1.0", name="back", kind="bot", token=token)
+    await client.send(type="hello", version="1.0", name="back", kind="bot", token=token, **hello)
     welcome = await client.expect("welcome")
     assert welcome["token"] == token
     await client.expect("joined")
-    snapshot = await client.expect("snapshot")
-    decide = None
-    if snapshot["view"]["to_act"] == snapshot["view"]["seat"]:
-        decide = await client.expect("decide")
+    await client.send(type="ping", nonce=1)
+    await client.expect("pong", nonce=1)  # after whatever the hello brought
+    snapshot, decide = _taken(client, "snapshot"), _taken(client, "decide")
+    assert (decide is not None) == (snapshot is not None and snapshot["view"]["to_act"] == snapshot["view"]["seat"])
     return client, snapshot, decide
+
+
+def _taken(client: RawClient, type_: str) -> dict[str, Any] | None:
+    """The message of ``type_`` :meth:`RawClient.expect` passed over, taken out; None if none was."""
+    found = next((m for m in client.backlog if m["type"] == type_), None)
+    if found is not None:
+        client.backlog.remove(found)
+    return found
 
 
 async def next_decide(clients: list[RawClient], played: list[str]) -> tuple[int, dict[str, Any]]:
@@ -124,7 +133,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
             restored = [await reconnect(server, token) for token in tokens]
             clients = [client for client, _, _ in restored]
             pending = {seat: decide for seat, (_, _, decide) in enumerate(restored) if decide is not None}
-            if all(snapshot["view"]["phase"] == "game_over" for _, snapshot, _ in restored):
+            if all(snapshot is None for _, snapshot, _ in restored):
                 for client in clients:  # killed between two games: start the next one
                     await client.send(type="ready")
                 played = []
@@ -136,6 +145,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
                 game.apply(parse_action(text))
             assert game.to_act in pending
             for seat, (_, snapshot, _) in enumerate(restored):
+                assert snapshot is not None, "an unfinished game comes back"
                 view, truth = snapshot["view"], game.view(seat)
                 assert view["hand"] == [str(c) for c in truth.hand]
                 assert view["scores"] == list(truth.scores)
