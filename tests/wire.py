@@ -54,7 +54,7 @@ class RawClient:
 
     async def _read_wire(self, timeout: float) -> dict[str, Any]:
         line = await asyncio.wait_for(self.reader.readline(), timeout)
-        if not line:
+        if not line.endswith(b"\n"):  # the end, or a server killed in the middle of a line
             raise ConnectionError("closed by the server")
         message: dict[str, Any] = json.loads(line)
         self.received.append(message)
