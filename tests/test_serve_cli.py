@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,18 @@ def test_mistakes_and_failures_are_one_line_not_a_traceback(tmp_path: Path) -> N
             assert done.returncode == status, (args, done.stderr)
             assert "Traceback" not in done.stderr, (args, done.stderr)
             assert words in done.stderr.splitlines()[-1], (args, done.stderr)
+
+
+def test_a_records_file_of_a_newer_setback_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Serving or reading a file of a schema this setback does not know: status 1, one line."""
+    records = tmp_path / "records.sqlite3"
+    Store(str(records)).close()
+    with sqlite3.connect(records) as raw:
+        raw.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    for args in (("serve", "--port", "0", "--db", str(records), "--no-advertise"), ("history", "--db", str(records))):
+        done = run_setback(*args)
+        assert done.returncode == 1, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and "has schema 99" in done.stderr, (args, done.stderr)
 
 
 async def test_a_bot_refused_its_seat_says_so_in_one_line() -> None:

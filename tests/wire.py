@@ -140,7 +140,7 @@ class RawClient(Client):
             line = await self.reader.readline()
         except ConnectionResetError:
             line = b""
-        if not line:
+        if not line.endswith(b"\n"):  # the end, or a server killed in the middle of a line
             raise ConnectionError("closed by the server")
         return line
 

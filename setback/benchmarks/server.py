@@ -17,8 +17,8 @@ every figure printed is the median over the runs (each ratio the median of the r
 ratios); the JSON keeps every run. On a shared machine one run's p99 can be off by a third.
 
 With ``--transport ws`` the same bots play over the browser table's WebSocket (one message
-a text frame, the ``websockets`` client), and the baseline is the same server over TCP in
-the same run: the figures then say what the WebSocket transport costs.
+a text frame, through ``websockets``' Sans-I/O client), and the baseline is the same server
+over TCP in the same run: the figures then say what the WebSocket transport costs.
 
 Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
 [--hold 500] [--seconds 5] [--repeat 1] [--transport tcp|ws] [--json]``.
@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,16 +63,18 @@ class _MiniDecide(msgspec.Struct):
 
 
 _mini = msgspec.json.Decoder(_MiniDecide)
-_TASKS: list[asyncio.Task[None]] = []
-"""The harness's bot tasks, kept referenced until each run ends."""
 _encoder = msgspec.json.Encoder()
 
 
 @dataclass
 class Tally:
+    """What the bots saw while ``counting``: decisions answered, ``error`` messages (a
+    legal, in-turn bot should get none) and each decision's round trip in seconds."""
+
     decisions: int = 0
     errors: int = 0
-    rtts: list[float] = field(default_factory=list)
+    rtts: list[float] | None = field(default_factory=list)
+    """None: count decisions but keep no round trips (a soak's minutes of them would fill memory)."""
     counting: bool = False
     cpu_us_per_decision: float | None = None
     """The server's CPU time while counting, per decision, where the platform tells it."""
@@ -138,6 +140,12 @@ def _run(coro: Any) -> None:
         uvloop.run(coro)
 
 
+def rss_kb(pid: int) -> int:
+    """The resident memory of process ``pid`` in KB (Linux: ``VmRSS`` in ``/proc/PID/status``)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
+
+
 class ServerProcess:
     def __init__(self, kind: str) -> None:
         self.folder = tempfile.mkdtemp(prefix="setback-bench-") if kind != "echo" else None
@@ -163,8 +171,7 @@ class ServerProcess:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_kb(self) -> int:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS")))
+        return rss_kb(self.process.pid)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -177,10 +184,12 @@ class ServerProcess:
 
 
 Closers = list[Callable[[], None]]
-"""What ends a table's connections when a run is over."""
+"""What ends a table's connections when the bots stop."""
 
 
-async def _setback_table(port: int, index: int, tally: Tally, started: asyncio.Event) -> Closers:
+async def _setback_table(
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
     for _, writer in conns:
         writer.write(HELLO)
@@ -194,7 +203,7 @@ async def _setback_table(port: int, index: int, tally: Tally, started: asyncio.E
     last_act = [0.0]
     for seat, (_, writer) in enumerate(conns):
         writer.write(b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}\n' % (table.encode(), seat))
-    _TASKS.extend(asyncio.create_task(_setback_bot(r, w, tally, last_act, started)) for r, w in conns)
+    tasks.extend(asyncio.create_task(_setback_bot(r, w, tally, last_act, started)) for r, w in conns)
     return [w.close for _, w in conns]
 
 
@@ -205,13 +214,15 @@ def _answer(line: bytes, tally: Tally, last_act: list[float]) -> bytes | None:
         decide = _mini.decode(line)
         assert decide.view is not None
         if tally.counting and last_act[0]:
-            tally.rtts.append(now - last_act[0])
+            if tally.rtts is not None:
+                tally.rtts.append(now - last_act[0])
             tally.decisions += 1
         last_act[0] = time.perf_counter()
         return b'{"type":"act","request":%d,"action":"%s"}\n' % (decide.request, decide.view.legal[0].encode())
-    if line.startswith(b'{"type":"game_over"'):
-        if tally.counting and last_act[0]:  # the answer to the game's last act
-            tally.rtts.append(time.perf_counter() - last_act[0])
+    if line.startswith(b'{"type":"game_over"'):  # the answer to the game's last act
+        if tally.counting and last_act[0]:
+            if tally.rtts is not None:
+                tally.rtts.append(time.perf_counter() - last_act[0])
             tally.decisions += 1
         last_act[0] = 0.0  # the next game's first decide answers the seats' ready, not an act
         return b'{"type":"ready"}\n'
@@ -278,7 +289,9 @@ class _WsBot:
         self.writer.writelines(self.protocol.data_to_send())
 
 
-async def _ws_table(port: int, index: int, tally: Tally, started: asyncio.Event) -> Closers:
+async def _ws_table(
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+) -> Closers:
     """A table of four minimal bots, each on the browser table's WebSocket."""
     conns = [await _WsBot.connect(port) for _ in range(4)]
     for bot in conns:
@@ -293,7 +306,7 @@ async def _ws_table(port: int, index: int, tally: Tally, started: asyncio.Event)
     last_act = [0.0]
     for seat, bot in enumerate(conns):
         bot.send(b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}' % (table.encode(), seat))
-    _TASKS.extend(asyncio.create_task(_ws_bot(b, tally, last_act, started)) for b in conns)
+    tasks.extend(asyncio.create_task(_ws_bot(b, tally, last_act, started)) for b in conns)
     return [b.writer.close for b in conns]
 
 
@@ -306,7 +319,9 @@ async def _ws_bot(bot: _WsBot, tally: Tally, last_act: list[float], started: asy
                 bot.send(reply)
 
 
-async def _echo_table(port: int, index: int, tally: Tally, started: asyncio.Event) -> Closers:
+async def _echo_table(
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
 
     async def relay() -> None:
@@ -322,49 +337,62 @@ async def _echo_table(port: int, index: int, tally: Tally, started: asyncio.Even
                     return
                 decide = _mini.decode(line)
                 if tally.counting:
-                    tally.rtts.append(time.perf_counter() - sent)
+                    if tally.rtts is not None:
+                        tally.rtts.append(time.perf_counter() - sent)
                     tally.decisions += 1
                 if decide.type == "error":
                     tally.errors += 1
                 seat = (seat + 1) % 4
 
-    _TASKS.append(asyncio.create_task(relay()))
+    tasks.append(asyncio.create_task(relay()))
     return [w.close for _, w in conns]
+
+
+@contextlib.asynccontextmanager
+async def playing(kind: str, port: int, tables: int, tally: Tally) -> AsyncIterator[list[asyncio.Task[None]]]:
+    """``tables`` tables of four minimal bots (``kind`` "setback"; "setback-ws": the same over
+    the browser table's WebSocket; "echo": the baseline's relays) playing at the server on
+    ``port`` until the block ends, counting into ``tally``. Yields the bots' tasks: one that is
+    done before the end lost its connection."""
+    started = asyncio.Event()
+    make = {"setback": _setback_table, "setback-ws": _ws_table, "echo": _echo_table}[kind]
+    tasks: list[asyncio.Task[None]] = []
+    closers: Closers = []
+    try:
+        for start in range(0, tables, 50):
+            batch = await asyncio.gather(
+                *(make(port, i, tally, started, tasks) for i in range(start, min(tables, start + 50)))
+            )
+            closers.extend(c for cs in batch for c in cs)
+        started.set()
+        yield tasks
+    finally:
+        for close in closers:
+            close()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _drive(kind: str, server: ServerProcess, tables: int, seconds: float) -> Tally:
     tally = Tally()
-    port = server.port
-    started = asyncio.Event()
-    make = {"setback": _setback_table, "setback-ws": _ws_table, "echo": _echo_table}[kind]
-    closers: Closers = []
-    for start in range(0, tables, 50):
-        batch = await asyncio.gather(*(make(port, i, tally, started) for i in range(start, min(tables, start + 50))))
-        closers.extend(c for cs in batch for c in cs)
-    started.set()
-    await asyncio.sleep(min(1.0, seconds / 4))  # warm up
-    cpu_before = server.cpu_seconds()
-    tally.counting = True
-    began = time.perf_counter()
-    await asyncio.sleep(seconds)
-    tally.counting = False
-    elapsed = time.perf_counter() - began
-    cpu_after = server.cpu_seconds()
+    async with playing(kind, server.port, tables, tally):
+        await asyncio.sleep(min(1.0, seconds / 4))  # warm up
+        cpu_before = server.cpu_seconds()
+        tally.counting = True
+        began = time.perf_counter()
+        await asyncio.sleep(seconds)
+        tally.counting = False
+        elapsed = time.perf_counter() - began
+        cpu_after = server.cpu_seconds()
     if cpu_before is not None and cpu_after is not None and tally.decisions:
         tally.cpu_us_per_decision = round(1e6 * (cpu_after - cpu_before) / tally.decisions, 2)
-    tally.rtts = tally.rtts or [0.0]
     tally.decisions = round(tally.decisions / elapsed)
-    for close in closers:
-        close()
-    for task in _TASKS:
-        task.cancel()
-    await asyncio.gather(*_TASKS, return_exceptions=True)
-    _TASKS.clear()
     return tally
 
 
 def _figures(tally: Tally) -> dict[str, Any]:
-    rtts = sorted(tally.rtts)
+    rtts = sorted(tally.rtts or [0.0])
     return {
         "decisions_per_s": tally.decisions,
         "server_cpu_us_per_decision": tally.cpu_us_per_decision,

@@ -117,6 +117,8 @@ async def play_remote(
                     log.info("kept_token_expired", server=where)  # the server no longer held that seat
                     if tokens is not None:
                         tokens.forget(where, link.name)
+                case Error(code="bad_token", message=text) if link.seat is not None:
+                    raise SeatRefusedError(f"bad_token: {text} (the seat is no longer this bot's)")
                 case EventMessage(event=TimedOutEvent(seat=seat, action=played_for_us, timeouts=row)) if (
                     seat == link.seat
                 ):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.match import MatchPlan, match_fields
-from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command
+from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command, hello_name
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.engine import game_record
@@ -49,7 +49,9 @@ def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterat
 
 
 async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) -> list[dict[str, Any]]:
-    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5))
+    server = Server(ServerConfig(  # the match's own server: every table is made from 127.0.0.1, as fast as games end
+        host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5, max_tables_awaiting_address=1 << 16,
+    ))
     await server.start()
     address = Address("127.0.0.1", server.port)
     try:
@@ -95,12 +97,13 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     """Each seat's bot, named, as it plays: one that ends before the game does stops the match."""
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
+        name = hello_name(spec, index, seat, server.config.max_name_chars)
         if spec.startswith(EXTERNAL):
-            external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+            external.append(asyncio.ensure_future(_external(spec, address, table, seat, name)))
             seated.append((f"{spec} (seat {seat})", external[-1]))
         else:
             bot = bot_factory(spec)(seed + seat)
-            link = ServerLink(address, f"{spec}#{seat}", kind="bot")
+            link = ServerLink(address, name, kind="bot")
             sdk.append(asyncio.ensure_future(
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
@@ -167,13 +170,13 @@ def _server_clock(row: GameRow, seat: int) -> Clock:
     return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
 
 
-async def _external(spec: str, address: Address, table: str, seat: int) -> int:
+async def _external(spec: str, address: Address, table: str, seat: int, name: str) -> int:
     """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL);
     its exit status if it ends first."""
     command = external_command(spec)
     env = {
         **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
-        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
+        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": name,
     }
     process = await asyncio.create_subprocess_exec(  # what it prints is not the match's output: to stderr
         *command, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=STDERR_FD

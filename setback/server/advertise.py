@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Sequence
 
 import ifaddr
 import structlog
@@ -47,6 +48,30 @@ def instance_name(name: str) -> str:
     while len(label.encode()) > 63:
         label = label[:-1]
     return f"{label}.{SERVICE_TYPE}"
+
+
+def service_info(name: str, addresses: Sequence[str], port: int, web_port: int | None = None) -> AsyncServiceInfo:
+    """The service a server called ``name`` announces: its instance name, SRV port, A records
+    (the IPv4 ``addresses``), this machine's host name and the TXT record."""
+    return AsyncServiceInfo(
+        SERVICE_TYPE,
+        instance_name(name),
+        port=port,
+        properties=txt_record(name, port, web_port),
+        addresses=[socket.inet_aton(a) for a in addresses],
+        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+    )
+
+
+def page_info(name: str, addresses: Sequence[str], web_port: int, tls: bool) -> AsyncServiceInfo:
+    """The browser table's page as a web service of its own (``_http._tcp``, or ``_https._tcp``
+    with ``tls``), so that a phone's or a browser's service browser lists it."""
+    kind = WEB_SERVICE_TYPES[tls]
+    return AsyncServiceInfo(
+        kind, instance_name(name).replace(SERVICE_TYPE, kind), port=web_port, properties={"path": "/"},
+        addresses=[socket.inet_aton(a) for a in addresses],
+        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+    )
 
 
 def lan_addresses() -> list[str]:
@@ -91,19 +116,8 @@ class Advertisement:
             responder = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
         except (OSError, zeroconf.Error) as exc:
             raise AdvertiseError(str(exc)) from exc
-        packed = [socket.inet_aton(a) for a in addresses]
-        machine = f"{socket.gethostname().split('.')[0] or 'setback'}.local."
-        info = AsyncServiceInfo(
-            SERVICE_TYPE, instance_name(name), port=port, properties=txt_record(name, port, web_port),
-            addresses=packed, server=machine,
-        )
-        page = None
-        if web_port is not None:
-            kind = WEB_SERVICE_TYPES[web_tls]
-            page = AsyncServiceInfo(
-                kind, instance_name(name).replace(SERVICE_TYPE, kind), port=web_port, properties={"path": "/"},
-                addresses=packed, server=machine,
-            )
+        info = service_info(name, addresses, port, web_port)
+        page = page_info(name, addresses, web_port, web_tls) if web_port is not None else None
         try:
             for service in (info, page):
                 if service is not None:

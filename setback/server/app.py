@@ -50,6 +50,9 @@ class Server:
         self.connections: set[Connection] = set()
         self.passwords = PasswordGuard()
         self._dirty: list[Connection] = []
+        self.unread = 0
+        """The bytes queued for every connection or written and not yet read, as last counted
+        (:meth:`hold`): at most ``max_unread_output``."""
         self._flush_scheduled = False
         self._stopping = False
         self._fatal_stop: asyncio.Future[None] | None = None
@@ -125,6 +128,29 @@ class Server:
     async def settle(self) -> None:
         """Commit every queued record and write its messages now."""
         self.flush()
+
+    def hold(self, connection: Connection, held: int) -> None:
+        """``connection`` now holds ``held`` bytes of unread output. Past the server's budget
+        for all connections together, the connections holding the most are dropped as dead,
+        until the rest fits."""
+        grew = held > connection.held
+        self.unread += held - connection.held
+        connection.held = held
+        if grew and self.unread > self.config.max_unread_output:
+            self._over_budget()
+
+    def _over_budget(self) -> None:
+        """Count every connection's unread output again (what the peers have read since it was
+        last counted is not held any more), then cut the ones holding the most until the rest
+        fits the budget."""
+        for connection in self.connections:
+            held = connection.unread()
+            self.unread += held - connection.held
+            connection.held = held
+        for connection in sorted(self.connections, key=lambda c: c.held, reverse=True):
+            if self.unread <= self.config.max_unread_output:
+                return
+            connection.drop_as_dead("unread_budget_exceeded")
 
     def admit(self, connection: Connection) -> bool:
         if len(self.connections) >= self.config.max_connections:
