@@ -161,7 +161,7 @@ class WebPeer(asyncio.Protocol):
     def close(self) -> None:
         """Close the WebSocket (after what was written): the peer's answer closes the socket."""
         if self.protocol.state is State.OPEN:
-            self.protocol.send_close()
+            self.protocol.send_close(1000)
         self._send()
 
     def abort(self) -> None:
