@@ -27,8 +27,9 @@ MAY_USE: dict[str, frozenset[str]] = {
     "server": frozenset({"engine", "protocol", "bots", "telling", "compiled"}),
     "client": frozenset({"engine", "protocol", "link", "telling"}),
     "benchmarks": frozenset({"engine", "protocol", "server", "compiled", "logs"}),
+    "conformance": frozenset({"engine", "protocol", "link", "bots", "server"}),
     "commands": frozenset({
-        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client",
+        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance",
     }),
     "cli": frozenset({"commands", "compiled", "logs", "setback"}),
     "__main__": frozenset({"cli"}),
