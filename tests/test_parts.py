@@ -28,8 +28,9 @@ MAY_USE: dict[str, frozenset[str]] = {
     "client": frozenset({"engine", "protocol", "link", "telling"}),
     "web": frozenset({"protocol", "server"}),
     "benchmarks": frozenset({"engine", "protocol", "server", "web", "compiled", "logs"}),
+    "conformance": frozenset({"engine", "protocol", "link", "bots", "server"}),
     "commands": frozenset({
-        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "web",
+        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance", "web",
     }),
     "cli": frozenset({"commands", "compiled", "logs", "setback"}),
     "__main__": frozenset({"cli"}),

@@ -33,7 +33,6 @@ from setback.commands.common import (
     server_address,
     whole_number,
 )
-from setback.commands.embedded import start_embedded
 from setback.engine import MAX_PLAYERS, Rules
 from setback.link.server_link import Address, tls_context
 from setback.protocol.convert import rules_to_wire
@@ -121,6 +120,7 @@ def players_default(args: argparse.Namespace) -> int:
 async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> None:
     """Run the client (with its own server when ``embedded``) until the player quits."""
     from setback.client.app import SetbackApp
+    from setback.commands.embedded import start_embedded
 
     server = await start_embedded(db) if embedded else None
     if server is not None:
@@ -157,6 +157,7 @@ async def play_in_browser(options: PlayOptions, db: str | None) -> None:
     (the address printed in any case). Runs until interrupted (Ctrl-C)."""
     import webbrowser
 
+    from setback.commands.embedded import start_embedded
     from setback.web import WebListener, page_urls
 
     assert options.plan is not None

@@ -14,8 +14,7 @@ import structlog
 
 from setback import places
 from setback.commands.common import AddCommand, CommandFailedError, port_number
-from setback.protocol import DEFAULT_PORT
-from setback.web.site import DEFAULT_WEB_PORT
+from setback.protocol import DEFAULT_PORT, DEFAULT_WEB_PORT
 
 if TYPE_CHECKING:  # the server and the web table are imported when they are started
     from setback.server.app import Server

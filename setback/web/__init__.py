@@ -8,7 +8,8 @@ one JSON message a text frame, read and answered exactly as a line over TCP (spe
 composes it with a running server.
 """
 
-from setback.web.site import DEFAULT_WEB_PORT, SOCKET_PATH, Site, page_urls
+from setback.protocol import DEFAULT_WEB_PORT
+from setback.web.site import SOCKET_PATH, Site, page_urls
 from setback.web.transport import WebListener
 
 __all__ = ["DEFAULT_WEB_PORT", "SOCKET_PATH", "Site", "WebListener", "page_urls"]

@@ -11,9 +11,6 @@ from importlib import resources
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-DEFAULT_WEB_PORT = 7412
-"""The port the browser table is served on unless told otherwise (the TCP protocol's plus one)."""
-
 SOCKET_PATH = "/ws"
 """Where the page (or any WebSocket client) opens its socket."""
 
