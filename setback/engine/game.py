@@ -15,6 +15,7 @@ from setback.engine.events import (
     HandDealt,
     HandResult,
     HandScored,
+    HandThrownIn,
     Outcome,
     Passed,
     Phase,
@@ -56,9 +57,11 @@ class View:
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
     are set once bidding is over; ``trump`` once the pitcher has led. ``winning`` is the seat
-    whose card wins the trick in play so far (None while no card is in it). ``time_left`` is
-    the seconds left on the viewer's clock for this decision, given to :meth:`Game.view` by
-    whoever runs the clock (the server, the bot SDK); the engine keeps no clocks.
+    whose card wins the trick in play so far (None while no card is in it). ``last_result`` is
+    the previous hand's result: None in the first hand and after a thrown-in one.
+    ``time_left`` is the seconds left on the viewer's clock for this decision, given to
+    :meth:`Game.view` by whoever runs the clock (the server, the bot SDK); the engine keeps
+    no clocks.
     """
 
     seat: int | None
@@ -231,6 +234,8 @@ class Game:
                 self._tricks = []
             elif isinstance(event, HandScored):
                 self._last_result = event.result
+            elif isinstance(event, HandThrownIn):  # the previous hand has no result
+                self._last_result = None
 
     def view(self, seat: int | None, time_left: float | None = None) -> View:
         """What ``seat`` may know now; ``None`` for a spectator. The only view ever sent to anyone.

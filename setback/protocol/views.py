@@ -15,6 +15,7 @@ from setback.engine import (
     GameWon,
     HandDealt,
     HandScored,
+    HandThrownIn,
     Passed,
     PitcherChosen,
     Rules,
@@ -159,6 +160,9 @@ class WireViews:
             self.scores = list(event.result.scores)
             self._encoded.pop("last_result", None)
             self._encoded.pop("scores", None)
+        elif kind is HandThrownIn:  # the previous hand has no result
+            self.last_result = None
+            self._encoded.pop("last_result", None)
         elif kind is GameWon:
             assert isinstance(event, GameWon)
             self.phase = "game_over"
