@@ -502,3 +502,15 @@ def test_play_asks_its_table_for_a_bot_pace() -> None:
     assert planned().bot_pace is None
     with pytest.raises(ValueError, match="--bot-pace"):
         planned("--bot-pace", "11")
+
+
+def test_a_snapshot_of_a_finished_game_tells_who_won() -> None:
+    """Back at a table between games, the log ends with the game's outcome."""
+    state = seated(players=2, seat=1)
+    game = Game(Rules(players=2), 4)
+    while not game.is_over:
+        game.apply(game.legal_actions()[-1])
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(1)), players=["p0", "p1"], game=0))
+    assert game.outcome is not None
+    winner = f"p{game.outcome.winner}"
+    assert "".join(map(str, state.log[-1].line)).startswith(f"{winner} wins the game")

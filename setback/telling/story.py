@@ -152,10 +152,13 @@ def hands_so_far(results: Sequence[WireHandResult], rules: WireRules, names: Seq
 
 def hand_so_far(view: WireView, names: Sequence[str]) -> list[Line]:
     """The hand in play told as the log tells it live, from a view: the deal, the bids, the
-    pitcher and trump, and each finished trick with its winner (the trick in play is on the table)."""
-    if view.phase == "game_over" or not view.hand_number:
-        return []
+    pitcher and trump, and each finished trick with its winner (the trick in play is on the
+    table); once the game is over, who won it."""
     rules = view.rules
+    if view.outcome is not None:
+        return [outcome_line(view.outcome, rules, names)]
+    if not view.hand_number:
+        return []
     players = rules.players
     events: list[WireEvent] = [HandDealtEvent(
         hand_number=view.hand_number, dealer=view.dealer, pone=(view.dealer - 1) % players, cut=0, cards=[],
