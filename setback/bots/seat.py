@@ -35,6 +35,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, replace
+from itertools import repeat
+from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +91,29 @@ class Clock:
 def fallback(view: View) -> Action:
     """The move played for a seat whose bot failed: the legal action with the lowest code."""
     return view.legal[0]
+
+
+_ACTIONS_TYPES: frozenset[type] = frozenset({Pass, Bid, Play})
+_PLAIN_ANSWERS: frozenset[type] = frozenset({Pass, Bid, Play, type(None)})
+"""What a bot's call gives that is surely no awaitable: an action, or a hook's None (asked first,
+as it is far cheaper than asking whether it is awaitable)."""
+
+_now = time.perf_counter
+
+_METHODS = ("bid", "play", "on_game_start", "on_hand_start", "on_hand_end", "on_game_end")
+"""A bot's methods that a seat calls."""
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
 
 
 _Job = tuple[Future[Any], Callable[[Any], Any], Any]
@@ -168,25 +193,35 @@ class BotSeat:
         if view.time_left != limit:
             view = replace(view, time_left=limit)
         method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
-        start = time.perf_counter()
+        start = _now()
         answer = await self._ask(method, view, limit)
-        self.clock.decisions += 1
-        self.clock.seconds += time.perf_counter() - start
+        clock = self.clock
+        clock.decisions += 1
+        clock.seconds += _now() - start
         if answer is FAILED:
             return fallback(view)
-        if not isinstance(answer, Pass | Bid | Play):
+        if type(answer) not in _ACTIONS_TYPES and not isinstance(answer, Pass | Bid | Play):
             kind = type(answer).__name__
             self._error(TypeError(f"{method.__name__}() returned a {kind}, {answer!r}, not an action: return one of "
                                   "view.legal (or parse_action's result)"))
             return fallback(view)
-        if answer not in view.legal:
-            self._error(ValueError(f"{answer} is not legal; legal: {', '.join(map(str, view.legal))}"))
+        action: Action = answer
+        if not any(map(is_, view.legal, repeat(action))) and action not in view.legal:  # (the first: no __eq__)
+            self._error(ValueError(f"{action} is not legal; legal: {', '.join(map(str, view.legal))}"))
             return fallback(view)
-        return answer
+        return action
 
     async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
         """Run one of the bot's hooks (a bound method) under the same limit (not counted)."""
         await self._ask(hook, argument, self.limits.decision, decision=False)
+
+    @property
+    def direct(self) -> bool:
+        """Whether the seat keeps no clock and needs no event loop: no limit, no executor, and
+        none of its bot's methods an ``async def``. A game of such seats is played without one."""
+        if self.limits.decision is not None or self.executor is not None:
+            return False
+        return not any(inspect.iscoroutinefunction(getattr(self.bot, name)) for name in _METHODS)
 
     def close(self) -> None:
         """Let the seat's thread end once it is idle."""
@@ -222,7 +257,11 @@ class BotSeat:
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
             try:
                 given = method(argument)
-                return await given if inspect.isawaitable(given) else given
+                if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given):
+                    return given
+                if not _loop_running():  # a game played without a loop: this call gets one of its own
+                    return asyncio.run(_awaited(given))
+                return await given
             except (Exception, SystemExit) as exc:
                 self._error(exc, decision)
                 return FAILED

@@ -16,12 +16,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
 
+import msgspec
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from setback import logs
 from setback.bots.base import BotFailedError
-from setback.bots.match import MatchPlan, made_bot, play_with
+from setback.bots.match import MatchPlan, made_bot, play_with, record_line
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
@@ -56,8 +57,8 @@ def read_finished(path: Path) -> list[dict[str, Any]]:
     with path.open("rb") as file:
         for line in file:
             try:
-                records.append(json.loads(line))
-            except ValueError:
+                records.append(msgspec.json.decode(line))
+            except msgspec.DecodeError:
                 break
             good += len(line)
     with path.open("r+b") as file:
@@ -103,9 +104,9 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
         raise ValueError(f"{args.out} already holds games: --resume to go on with that match, or another --out")
     try:
         with ExitStack() as stack:
-            out: IO[str] | None = None
+            out: IO[bytes] | None = None
             if args.out:
-                out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
+                out = stack.enter_context(open(args.out, "ab" if args.resume else "wb"))
             progress = stack.enter_context(
                 Progress(
                     TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -116,7 +117,7 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
 
             def on_record(record: dict[str, Any]) -> None:
                 if out is not None:
-                    out.write(json.dumps(record) + "\n")
+                    out.write(record_line(record))
                     out.flush()
                 if progress is not None and task is not None:
                     progress.advance(task)
