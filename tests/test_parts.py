@@ -26,7 +26,7 @@ MAY_USE: dict[str, frozenset[str]] = {
     "bots": frozenset({"engine", "protocol", "link", "telling"}),
     "server": frozenset({"engine", "protocol", "bots", "telling", "compiled"}),
     "client": frozenset({"engine", "protocol", "link", "telling"}),
-    "benchmarks": frozenset({"engine", "protocol", "server", "compiled", "logs"}),
+    "benchmarks": frozenset({"engine", "protocol", "server", "bots", "compiled", "logs"}),
     "commands": frozenset({
         "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client",
     }),

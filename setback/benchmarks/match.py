@@ -1,0 +1,165 @@
+"""Games per second of the match runner against a bare loop over the engine's facade.
+
+For four ``random`` bots and for four ``heuristic`` bots with no clock (``--decision-ms 0``),
+one run plays the same games (a match of N games, one seed) several ways, in turn:
+
+- **bare**: a loop in this process over :class:`setback.engine.Game`: make the game's bots
+  (the runner's seeds), then ask the seat to act for its decision on its view and apply it,
+  to the game's end. No records, no clock, no hooks: the least a runner can do.
+- **jobs 1**: :func:`setback.bots.match.play_match` on one process, every record written as
+  a JSONL line to a file, as ``setback match --out FILE`` does.
+- **jobs J** (``--jobs``, 2 by default): the same on J processes, the pool's start counted.
+- **ray** (with ``--ray``): the same on a local Ray instance of J CPUs, each game a task;
+  its start is measured apart, and its cost over ``--jobs J`` is given per game.
+
+With ``--repeat N`` every way is measured N times, in turn, and the figures are medians.
+The machine is shared, so compare the ratios of one run, as printed.
+
+Run: ``python -m setback.benchmarks.match`` or ``setback bench match [--random-games 200]
+[--heuristic-games 1000] [--jobs 2] [--repeat 1] [--ray] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from setback.bots.match import MatchPlan, TaskPlayer, made_bot, play_match, record_line
+from setback.bots.seat import Limits
+from setback.engine import Game, Phase, Rules
+
+SEED = 2026
+
+
+def bare_loop(plan: MatchPlan) -> list[int]:
+    """Play every game of ``plan`` in a plain loop over the engine's facade; each game's winner."""
+    winners = []
+    for index in range(plan.games):
+        seed = plan.game_seed(index)
+        bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(plan.seating(index))]
+        game = Game(plan.rules, seed)
+        while (seat := game.to_act) is not None:
+            view = game.view(seat)
+            bot = bots[seat]
+            game.apply(bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view), seat)  # type: ignore[arg-type]
+        assert game.outcome is not None
+        winners.append(game.outcome.winner)
+    return winners
+
+
+def runner(plan: MatchPlan, jobs: int, folder: Path, tasks: TaskPlayer | None = None) -> list[int]:
+    """Play ``plan`` as ``setback match --out`` does (on ``jobs`` processes, or by ``tasks``); each game's winner."""
+    winners: list[int] = []
+    with (folder / "games.jsonl").open("wb") as out:
+
+        def on_record(record: dict[str, Any]) -> None:
+            out.write(record_line(record))
+            winners.append(record["outcome"]["winner"])
+
+        player = None if tasks is None else lambda p, indexes, j: tasks([(p, i) for i in indexes], j)
+        play_match(plan, jobs=jobs, on_record=on_record, player=player)
+    return winners
+
+
+def timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
+    start = time.perf_counter()
+    winners = run()
+    return time.perf_counter() - start, winners
+
+
+def measure(spec: str, games: int, jobs: int, repeat: int, ray: TaskPlayer | None, folder: Path) -> dict[str, Any]:
+    """The games/s of each way of playing ``games`` games of four ``spec`` bots (medians over ``repeat``)."""
+    plan = MatchPlan((spec,) * 4, Rules(), games, SEED, limits=Limits(None))
+    ways: dict[str, Callable[[], list[int]]] = {
+        "bare": lambda: bare_loop(plan),
+        "jobs_1": lambda: runner(plan, 1, folder),
+        f"jobs_{jobs}": lambda: runner(plan, jobs, folder),
+    }
+    if ray is not None:
+        ways["ray"] = lambda: runner(plan, jobs, folder, ray)
+    seconds: dict[str, list[float]] = {way: [] for way in ways}
+    expected: list[int] | None = None
+    for _ in range(repeat):
+        for way, run in ways.items():
+            took, winners = timed(run)
+            if expected is None:
+                expected = winners
+            assert winners == expected, f"{way} played other games than the bare loop"
+            seconds[way].append(took)
+    rate = {way: games / statistics.median(times) for way, times in seconds.items()}
+    result: dict[str, Any] = {"bots": f"4 x {spec}", "games": games}
+    result |= {f"{way}_games_per_s": round(r, 1) for way, r in rate.items()}
+    result["ratio_jobs_1_over_bare"] = round(rate["jobs_1"] / rate["bare"], 3)
+    result[f"ratio_jobs_{jobs}_over_jobs_1"] = round(rate[f"jobs_{jobs}"] / rate["jobs_1"], 3)
+    if ray is not None:
+        result[f"ratio_ray_over_jobs_{jobs}"] = round(rate["ray"] / rate[f"jobs_{jobs}"], 3)
+        result[f"ray_ms_per_game_over_jobs_{jobs}"] = round(
+            1000 * jobs * (statistics.median(seconds["ray"]) - statistics.median(seconds[f"jobs_{jobs}"])) / games, 2
+        )
+    return result
+
+
+def run(random_games: int = 200, heuristic_games: int = 1000, jobs: int = 2, repeat: int = 1,
+        ray: bool = False) -> dict[str, Any]:
+    """Measure both fields of bots, the ways in turn; with ``ray``, on a local Ray instance of ``jobs`` CPUs."""
+    result: dict[str, Any] = {"benchmark": "match", "jobs": jobs, "cpus": os.cpu_count()}
+    stack: list[Callable[[], None]] = []
+    tasks: TaskPlayer | None = None
+    if ray:
+        from setback.bots.cluster import ray_games, start_ray
+
+        start = time.perf_counter()
+        stack.append(start_ray(None, cpus=jobs))
+        result["ray_start_s"] = round(time.perf_counter() - start, 2)
+        warm = MatchPlan(("random",) * 4, Rules(), 2 * jobs, SEED, limits=Limits(None))
+        list(ray_games([(warm, index) for index in range(warm.games)]))  # every worker started
+        result["ray_first_games_s"] = round(time.perf_counter() - start - result["ray_start_s"], 2)
+
+        def tasks(games: Any, _jobs: int) -> Any:
+            return ray_games(games)
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="setback-bench-match-") as folder:
+            result["random"] = measure("random", random_games, jobs, repeat, tasks, Path(folder))
+            result["heuristic"] = measure("heuristic", heuristic_games, jobs, repeat, tasks, Path(folder))
+    finally:
+        for stop in stack:
+            stop()
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="setback bench match", description=__doc__.split("\n")[0])
+    parser.add_argument("--random-games", type=int, default=200, help="games of four random bots (default 200)")
+    parser.add_argument("--heuristic-games", type=int, default=1000,
+                        help="games of four heuristic bots (default 1000)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes of the parallel runs (default 2)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each way, in turn; medians printed")
+    parser.add_argument("--ray", action="store_true",
+                        help="also on a local Ray instance of --jobs CPUs (pip install 'setback[cluster]')")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if min(args.random_games, args.heuristic_games, args.jobs, args.repeat) < 1:
+        parser.error("games, jobs and repeat are at least 1")
+    result = run(args.random_games, args.heuristic_games, args.jobs, args.repeat, args.ray)
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for name, figure in value.items():
+                print(f"  {name:34} {figure}")
+        else:
+            print(f"{key:36} {value}")
+
+
+if __name__ == "__main__":
+    main()
