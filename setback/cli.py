@@ -17,7 +17,9 @@ GROUPS = (matches, tournaments, bot, play, serve, records, tools)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="setback", description="Auction Pitch (Setback): play, serve, write bots, run matches."
+        prog="setback",
+        description="Auction Pitch (Setback): play, serve, write bots, run matches and tournaments, "
+        "make samples to learn from.",
     )
     parser.add_argument("--version", action="version", version=f"setback {__version__} (hot path {compiled.STATUS})")
     parser.add_argument("--log-json", action="store_true", help="write logs as JSON lines on stderr")

@@ -8,9 +8,12 @@ one run plays the same games (a match of N games, one seed) several ways, in tur
   to the game's end. No records, no clock, no hooks: the least a runner can do.
 - **jobs 1**: :func:`setback.bots.match.play_match` on one process, every record written as
   a JSONL line to a file, as ``setback match --out FILE`` does.
-- **jobs J** (``--jobs``, 2 by default): the same on J processes, the pool's start counted.
+- **jobs J** (``--jobs``, 2 by default): the same on J processes, the pool's start counted
+  (the first pool of a process also starts the forkserver the workers are forked from: that
+  is measured apart, before, as ``jobs_first_start_s``).
 - **ray** (with ``--ray``): the same on a local Ray instance of J CPUs, each game a task;
-  its start is measured apart, and its cost over ``--jobs J`` is given per game.
+  its start and its first games (its workers starting) are measured apart, before, and its
+  cost over ``--jobs J`` is given per game, in CPU time: ``J`` times the wall time it adds.
 
 With ``--repeat N`` every way is measured N times, in turn, and the figures are medians.
 The machine is shared, so compare the ratios of one run, as printed.
@@ -31,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from setback.bots.match import MatchPlan, TaskPlayer, made_bot, play_match, record_line
+from setback.bots.match import MatchPlan, TaskPlayer, engine_games, made_bot, play_match, record_line
 from setback.bots.seat import Limits
 from setback.engine import Game, Phase, Rules
 
@@ -112,13 +115,16 @@ def run(random_games: int = 200, heuristic_games: int = 1000, jobs: int = 2, rep
     result: dict[str, Any] = {"benchmark": "match", "jobs": jobs, "cpus": os.cpu_count()}
     stack: list[Callable[[], None]] = []
     tasks: TaskPlayer | None = None
+    warm = MatchPlan(("random",) * 4, Rules(), 2 * jobs, SEED, limits=Limits(None))
+    start = time.perf_counter()
+    list(engine_games([(warm, index) for index in range(warm.games)], jobs))  # the forkserver started
+    result["jobs_first_start_s"] = round(time.perf_counter() - start, 2)
     if ray:
         from setback.bots.cluster import ray_games, start_ray
 
         start = time.perf_counter()
         stack.append(start_ray(None, cpus=jobs))
         result["ray_start_s"] = round(time.perf_counter() - start, 2)
-        warm = MatchPlan(("random",) * 4, Rules(), 2 * jobs, SEED, limits=Limits(None))
         list(ray_games([(warm, index) for index in range(warm.games)]))  # every worker started
         result["ray_first_games_s"] = round(time.perf_counter() - start - result["ray_start_s"], 2)
 

@@ -287,6 +287,8 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:  # the server imports the runner once; each worker starts from it, warm
+        context.set_forkserver_preload([__name__])
     pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
     try:
         yield from pool.imap(run_task, tasks)
