@@ -26,7 +26,7 @@ import msgspec
 
 from setback.bots.base import Bot, BotFailedError, GameStart, overrides
 from setback.bots.registry import bot_factory, failure_line
-from setback.bots.seat import BotSeat, Clock, Limits
+from setback.bots.seat import BotSeat, Clock, Limits, loop_running
 from setback.bots.tally import MatchResult
 from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
 
@@ -85,8 +85,11 @@ class MatchPlan:
 async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] | None = None) -> Game:
     """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the
     hooks (``players``: each seat's name for ``on_game_start``, the bots' class names by default).
-    A hook a bot does not override is :class:`Bot`'s own, which does nothing: it is not called."""
+    A hook a bot does not override is :class:`Bot`'s own, which does nothing: it is not called.
+    With :attr:`BotSeat.direct` seats only and no event loop running, decisions are asked
+    without a coroutine (:meth:`BotSeat.decide_now`)."""
     names = players or tuple(type(s.bot).__name__ for s in seats)
+    now = all(s.direct for s in seats) and not loop_running()  # (see run_without_loop)
     hooked = {
         hook: [s for s in seats if overrides(s.bot, hook)]
         for hook in ("on_game_start", "on_hand_start", "on_hand_end", "on_game_end")
@@ -113,7 +116,10 @@ async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] |
         if seat is None:
             return game
         asked = seats[seat]
-        news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
+        if now:
+            news = game.apply(asked.decide_now(game.view(seat)), seat)
+        else:
+            news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
 
 
 def play_with(

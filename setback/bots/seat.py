@@ -104,7 +104,8 @@ _METHODS = ("bid", "play", "on_game_start", "on_hand_start", "on_hand_end", "on_
 """A bot's methods that a seat calls."""
 
 
-def _loop_running() -> bool:
+def loop_running() -> bool:
+    """Whether this thread runs an event loop now."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -186,15 +187,31 @@ class BotSeat:
 
         The decision's limit is the seat's, or the time ``view.time_left`` says is left (a
         server's clock, less a margin for the answer to get there), whichever is shorter."""
+        view, limit, method = self._asking(view)
+        start = _now()
+        answer = await self._ask(method, view, limit)
+        return self._judged(answer, view, method, start)
+
+    def decide_now(self, view: View) -> Action:
+        """:meth:`decide` for a :attr:`direct` seat in a game played with no event loop (a view
+        with no ``time_left``): the same answer, without the cost of a coroutine."""
+        view, _, method = self._asking(view)
+        start = _now()
+        return self._judged(self._call_now(method, view), view, method, start)
+
+    def _asking(self, view: View) -> tuple[View, float | None, Callable[[View], Any]]:
+        """The view as the bot is to see it (its ``time_left`` filled in), the limit, and the method to ask."""
         limit = self.limits.decision
         if view.time_left is not None and view.time_left != limit:
             left = max(MIN_DECISION_SECONDS, view.time_left - min(ANSWER_MARGIN_SECONDS, view.time_left / 10))
             limit = left if limit is None else min(limit, left)
         if view.time_left != limit:
             view = replace(view, time_left=limit)
-        method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
-        start = _now()
-        answer = await self._ask(method, view, limit)
+        return view, limit, self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
+
+    def _judged(self, answer: Any, view: View, method: Callable[[View], Any], start: float) -> Action:
+        """The action to play for the bot's ``answer`` (asked at ``start``): itself, or the fallback
+        when it failed, is no action or is not legal (counted); the decision is clocked."""
         clock = self.clock
         clock.decisions += 1
         clock.seconds += _now() - start
@@ -255,12 +272,10 @@ class BotSeat:
                 return FAILED
             self._overrun = None
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
+            given = self._call_now(method, argument, decision)
+            if given is FAILED or type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given):
+                return given
             try:
-                given = method(argument)
-                if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given):
-                    return given
-                if not _loop_running():  # a game played without a loop: this call gets one of its own
-                    return asyncio.run(_awaited(given))
                 return await given
             except (Exception, SystemExit) as exc:
                 self._error(exc, decision)
@@ -296,6 +311,19 @@ class BotSeat:
                 self._overrun_since, self._overrun_limit = asked, limit or 0.0
             return FAILED
         return answer
+
+    def _call_now(self, method: Callable[[Any], Any], argument: Any, decision: bool = True) -> Any:
+        """``method(argument)``, called on this thread, or FAILED after counting its failure. An
+        awaitable it gives is handed back to be awaited on the running loop, or with none running
+        (a game played without one) awaited on a loop of its own."""
+        try:
+            given = method(argument)
+            if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given) or loop_running():
+                return given
+            return asyncio.run(_awaited(given))
+        except (Exception, SystemExit) as exc:
+            self._error(exc, decision)
+            return FAILED
 
     def _error(self, exc: BaseException, decision: bool = True) -> None:
         """Count an error; log it with its traceback the first time this process sees it (the
