@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import queue
 import sys
+import sysconfig
 import threading
 import time
 import traceback
@@ -130,6 +131,14 @@ STUCK_GRACE_SECONDS = 2.0
 (or twice the decision limit, if that is longer)."""
 
 
+_LIBRARY = sysconfig.get_paths()["stdlib"]
+
+
+def _in_the_library(filename: str) -> bool:
+    """Whether code of ``filename`` is the standard library's (frozen modules too)."""
+    return filename.startswith("<frozen") or (filename.startswith(_LIBRARY) and "site-packages" not in filename)
+
+
 class _Thread:
     """A daemon thread that runs one bot's plain (synchronous) calls, one at a time."""
 
@@ -139,10 +148,13 @@ class _Thread:
         self.thread.start()
 
     def where(self) -> str:
-        """Where the call it runs is now: ``file:line in function``."""
+        """Where the call it runs is now, in the bot's own code (not in the standard library
+        function it may be inside at that moment): ``file:line in function``."""
         frame = sys._current_frames().get(self.thread.ident or -1)
         if frame is None:
             return "an unknown place"
+        while frame.f_back is not None and _in_the_library(frame.f_code.co_filename):
+            frame = frame.f_back
         code = frame.f_code
         return f"{Path(code.co_filename).name}:{frame.f_lineno} in {code.co_name}()"
 
