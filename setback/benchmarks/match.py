@@ -16,7 +16,9 @@ one run plays the same games (a match of N games, one seed) several ways, in tur
   cost over ``--jobs J`` is given per game, in CPU time: ``J`` times the wall time it adds.
 
 With ``--repeat N`` every way is measured N times, in turn, and the figures are medians.
-The machine is shared, so compare the ratios of one run, as printed.
+The machine is shared, so compare the ratios of one run, as printed; the ratio of the CPU
+time this process spent, bare loop over ``--jobs 1`` (``cpu_ratio_jobs_1_over_bare``), is the
+one other programs' load disturbs least.
 
 Run: ``python -m setback.benchmarks.match`` or ``setback bench match [--random-games 200]
 [--heuristic-games 1000] [--jobs 2] [--repeat 1] [--ray] [--json]``.
@@ -71,10 +73,11 @@ def runner(plan: MatchPlan, jobs: int, folder: Path, tasks: TaskPlayer | None = 
     return winners
 
 
-def timed(run: Callable[[], list[int]]) -> tuple[float, list[int]]:
-    start = time.perf_counter()
+def timed(run: Callable[[], list[int]]) -> tuple[float, float, list[int]]:
+    """The wall time and this process's CPU time ``run`` took, and what it gave."""
+    start, cpu = time.perf_counter(), time.process_time()
     winners = run()
-    return time.perf_counter() - start, winners
+    return time.perf_counter() - start, time.process_time() - cpu, winners
 
 
 def measure(spec: str, games: int, jobs: int, repeat: int, ray: TaskPlayer | None, folder: Path) -> dict[str, Any]:
@@ -88,18 +91,21 @@ def measure(spec: str, games: int, jobs: int, repeat: int, ray: TaskPlayer | Non
     if ray is not None:
         ways["ray"] = lambda: runner(plan, jobs, folder, ray)
     seconds: dict[str, list[float]] = {way: [] for way in ways}
+    cpu: dict[str, list[float]] = {way: [] for way in ways}
     expected: list[int] | None = None
     for _ in range(repeat):
         for way, run in ways.items():
-            took, winners = timed(run)
+            took, used, winners = timed(run)
             if expected is None:
                 expected = winners
             assert winners == expected, f"{way} played other games than the bare loop"
             seconds[way].append(took)
+            cpu[way].append(used)
     rate = {way: games / statistics.median(times) for way, times in seconds.items()}
     result: dict[str, Any] = {"bots": f"4 x {spec}", "games": games}
     result |= {f"{way}_games_per_s": round(r, 1) for way, r in rate.items()}
     result["ratio_jobs_1_over_bare"] = round(rate["jobs_1"] / rate["bare"], 3)
+    result["cpu_ratio_jobs_1_over_bare"] = round(statistics.median(cpu["bare"]) / statistics.median(cpu["jobs_1"]), 3)
     result[f"ratio_jobs_{jobs}_over_jobs_1"] = round(rate[f"jobs_{jobs}"] / rate["jobs_1"], 3)
     if ray is not None:
         result[f"ratio_ray_over_jobs_{jobs}"] = round(rate["ray"] / rate[f"jobs_{jobs}"], 3)
