@@ -18,8 +18,9 @@ that never happened is counted as 0.001 of one, as fastchess does.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -135,41 +136,46 @@ def _logistic_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def _root(f: Callable[[float], float], low: float, high: float) -> float:
-    """The root of ``f``, decreasing on the open interval (``low``, ``high``), by bisection."""
-    for _ in range(200):
-        middle = (low + high) / 2
-        if middle in (low, high):
-            break
-        if f(middle) > 0:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
-
-
-def _tilted(observed: Sequence[float], phi: Sequence[float]) -> list[float]:
+def _tilted(observed: Sequence[float], phi: Sequence[float], theta: float = 0.0) -> tuple[list[float], float]:
     """The distribution ``observed_i / (1 + theta * phi_i)`` whose ``theta`` makes the mean
-    of ``phi`` under it 0: the likeliest with that constraint (the paper's equation 1.2)."""
+    of ``phi`` under it 0: the likeliest with that constraint (the paper's equation 1.2), and
+    that ``theta``. It is the root of a decreasing function on (-1 / max phi, -1 / min phi),
+    found by Newton's method from ``theta`` (when inside), kept inside the bracket by bisection."""
     low, high = -1 / max(phi), -1 / min(phi)
-    theta = _root(lambda x: sum(o * f / (1 + x * f) for o, f in zip(observed, phi, strict=True)), low, high)
-    return [o / (1 + theta * f) for o, f in zip(observed, phi, strict=True)]
+    if not low < theta < high:
+        theta = 0.0
+    for _ in range(400):
+        value = slope = 0.0
+        for o, f in zip(observed, phi, strict=True):
+            q = 1 + theta * f
+            value += o * f / q
+            slope -= o * f * f / (q * q)
+        if value > 0:
+            low = theta
+        else:
+            high = theta
+        if abs(value) <= 1e-13 or high - low <= 1e-15 * max(1.0, abs(theta)):
+            break
+        guess = theta - value / slope
+        theta = guess if low < guess < high else (low + high) / 2
+    return [o / (1 + theta * f) for o, f in zip(observed, phi, strict=True)], theta
 
 
 def _with_score(observed: Sequence[float], scores: Sequence[float], score: float) -> list[float]:
     """The likeliest distribution of results with expected score ``score``."""
-    return _tilted(observed, [a - score for a in scores])
+    return _tilted(observed, [a - score for a in scores])[0]
 
 
 def _with_t(observed: Sequence[float], scores: Sequence[float], t: float, epsilon: float = 1e-9) -> list[float]:
     """The likeliest distribution of results whose (mean - 1/2) / standard deviation is ``t``
     (the paper's section 4.1: a fixed point, started from the uniform distribution)."""
     p = [1 / len(scores)] * len(scores)
+    theta = 0.0
     for _ in range(1000):
         mean = sum(q * a for q, a in zip(p, scores, strict=True))
         sigma = math.sqrt(sum(q * (a - mean) ** 2 for q, a in zip(p, scores, strict=True)))
         phi = [a - 0.5 - 0.5 * t * sigma * (1 + ((a - mean) / sigma) ** 2) for a in scores]
-        new = _tilted(observed, phi)
+        new, theta = _tilted(observed, phi, theta)
         moved = max(abs(a - b) for a, b in zip(new, p, strict=True))
         p = new
         if moved < epsilon:
@@ -234,12 +240,17 @@ def _rounded(elo: float) -> float | None:
 def standing(sprt: Sprt, result: MatchResult) -> Standing:
     """Where ``sprt`` stands on a match of two bots, bot 0 under test: on its finished pairs
     (both games of a deal played) when the match is duplicate, else on its games."""
-    stats = result.stats[0]
     if result.plan.duplicate:
-        pairs = [0] * 5
-        for wins, games in stats.by_deal.values():
-            if games == 2:
-                pairs[2 * wins] += 1
-        return Standing(sprt, True, tuple(pairs), sprt.llr_pairs(pairs))
+        lost, split, won = result.pairs
+        pairs = (lost, 0, split, 0, won)
+        return Standing(sprt, True, pairs, _llr(sprt, pairs))
+    stats = result.stats[0]
     counts = (stats.games - stats.wins, 0, stats.wins)
-    return Standing(sprt, False, counts, sprt.llr_games(counts))
+    return Standing(sprt, False, counts, _llr(sprt, counts))
+
+
+@functools.lru_cache(maxsize=16)
+def _llr(sprt: Sprt, counts: tuple[int, ...]) -> float:
+    """The LLR of pentanomial (five) or trinomial (three) counts, found once for each (a match
+    asks after every game; the counts change at most once a pair)."""
+    return sprt.llr_pairs(counts) if len(counts) == 5 else sprt.llr_games(counts)

@@ -143,6 +143,9 @@ class MatchResult:
     stats: list[BotStats] = field(default_factory=list)
     sides: dict[int, tuple[list[list[int]], int]] = field(default_factory=dict, repr=False)
     """Each game (by index): the bots (by place) of each side, and the winning side."""
+    pairs: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
+    """In a duplicate match of two bots, the first bot's finished deals (both games played)
+    by its wins in them: none, one, both (what a sequential test counts)."""
 
     def __post_init__(self) -> None:
         if not self.stats:
@@ -170,6 +173,8 @@ class MatchResult:
                 tally = stats.by_deal.setdefault(deal, [0, 0])
                 tally[0] += side == winner
                 tally[1] += 1
+                if b == 0 and tally[1] == 2 and self.plan.duplicate and len(self.stats) == 2:
+                    self.pairs[tally[0]] += 1
         for hand in record["hands"]:
             result = hand["result"]
             if result is None:
