@@ -7,7 +7,7 @@ import contextlib
 import json
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
@@ -15,7 +15,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from setback.bots.base import BotFailedError
-from setback.bots.match import GameTask, engine_games, record_line
+from setback.bots.match import GameTask, TaskPlayer, engine_games, record_line
 from setback.bots.registry import EXTERNAL, bot_name
 from setback.bots.tournament import FORMATS, TournamentPlan, TournamentResult, take_finished, tournament_tasks
 from setback.commands.common import (
@@ -109,7 +109,7 @@ def _kept(files: Sequence[Path]) -> int:
     return sum(complete_lines(f) for f in files)
 
 
-def _player(args: argparse.Namespace, plan: TournamentPlan) -> Callable[[Sequence[GameTask], int], Iterator[Any]]:
+def _player(args: argparse.Namespace, plan: TournamentPlan) -> TaskPlayer:
     """What plays the stream of games: the engine on ``--jobs`` processes, or Ray (``--ray``)."""
     if args.ray is None:
         return engine_games
