@@ -100,6 +100,7 @@ _PLAIN_ANSWERS: frozenset[type] = frozenset({Pass, Bid, Play, type(None)})
 as it is far cheaper than asking whether it is awaitable)."""
 
 _now = time.perf_counter
+_PLAYING = Phase.PLAYING
 
 _METHODS = ("bid", "play", "on_game_start", "on_hand_start", "on_hand_end", "on_game_end")
 """A bot's methods that a seat calls."""
@@ -206,8 +207,9 @@ class BotSeat:
 
     def decide_now(self, view: View) -> Action:
         """:meth:`decide` for a :attr:`direct` seat in a game played with no event loop (a view
-        with no ``time_left``): the same answer, without the cost of a coroutine."""
-        view, _, method = self._asking(view)
+        with no ``time_left``, as a direct seat has no limit): the same answer, without the cost
+        of a coroutine."""
+        method = self.bot.play if view.phase is _PLAYING else self.bot.bid
         start = _now()
         return self._judged(self._call_now(method, view), view, method, start)
 
