@@ -11,7 +11,8 @@ one run plays the same games (a match of N games, one seed) several ways, in tur
 - **jobs J** (``--jobs``, 2 by default): the same on J processes, the pool's start counted
   (the first pool of a process also starts the forkserver the workers are forked from: that
   is measured apart, before, as ``jobs_first_start_s``).
-- **ray** (with ``--ray``): the same on a local Ray instance of J CPUs, each game a task;
+- **ray** (with ``--ray``): the same on a local Ray instance of J CPUs, each game a task,
+  measured after the others (Ray's threads in this process would add to their CPU time);
   its start and its first games (its workers starting) are measured apart, before, and its
   cost over ``--jobs J`` is given per game, in CPU time: ``J`` times the wall time it adds.
 
@@ -33,6 +34,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,70 +82,80 @@ def timed(run: Callable[[], list[int]]) -> tuple[float, float, list[int]]:
     return time.perf_counter() - start, time.process_time() - cpu, winners
 
 
-def measure(spec: str, games: int, jobs: int, repeat: int, ray: TaskPlayer | None, folder: Path) -> dict[str, Any]:
-    """The games/s of each way of playing ``games`` games of four ``spec`` bots (the best of ``repeat`` runs)."""
-    plan = MatchPlan((spec,) * 4, Rules(), games, SEED, limits=Limits(None))
-    ways: dict[str, Callable[[], list[int]]] = {
-        "bare": lambda: bare_loop(plan),
-        "jobs_1": lambda: runner(plan, 1, folder),
-        f"jobs_{jobs}": lambda: runner(plan, jobs, folder),
-    }
-    if ray is not None:
-        ways["ray"] = lambda: runner(plan, jobs, folder, ray)
+def plan_of(spec: str, games: int) -> MatchPlan:
+    """The match measured: ``games`` games of four ``spec`` bots, no clock."""
+    return MatchPlan((spec,) * 4, Rules(), games, SEED, limits=Limits(None))
+
+
+def measure(plan: MatchPlan, ways: dict[str, Callable[[], list[int]]], repeat: int) -> dict[str, tuple[float, float]]:
+    """Each way's best wall and CPU time over ``repeat`` runs, the ways in turn; each must play the
+    games the first played."""
     seconds: dict[str, list[float]] = {way: [] for way in ways}
     cpu: dict[str, list[float]] = {way: [] for way in ways}
-    expected: list[int] | None = None
+    expected = bare_loop(plan) if "bare" not in ways else None
     for _ in range(repeat):
-        for way, run in ways.items():
-            took, used, winners = timed(run)
+        for way, play in ways.items():
+            took, used, winners = timed(play)
             if expected is None:
                 expected = winners
             assert winners == expected, f"{way} played other games than the bare loop"
             seconds[way].append(took)
             cpu[way].append(used)
-    rate = {way: games / min(times) for way, times in seconds.items()}
-    result: dict[str, Any] = {"bots": f"4 x {spec}", "games": games}
+    return {way: (min(seconds[way]), min(cpu[way])) for way in ways}
+
+
+def figures(plan: MatchPlan, jobs: int, timings: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    """Games/s of each way and the ratios the benchmark is for."""
+    games = plan.games
+    rate = {way: games / wall for way, (wall, _) in timings.items()}
+    result: dict[str, Any] = {"bots": f"4 x {plan.specs[0]}", "games": games}
     result |= {f"{way}_games_per_s": round(r, 1) for way, r in rate.items()}
     result["ratio_jobs_1_over_bare"] = round(rate["jobs_1"] / rate["bare"], 3)
-    result["cpu_ratio_jobs_1_over_bare"] = round(min(cpu["bare"]) / min(cpu["jobs_1"]), 3)
+    result["cpu_ratio_jobs_1_over_bare"] = round(timings["bare"][1] / timings["jobs_1"][1], 3)
     result[f"ratio_jobs_{jobs}_over_jobs_1"] = round(rate[f"jobs_{jobs}"] / rate["jobs_1"], 3)
-    if ray is not None:
+    if "ray" in rate:
         result[f"ratio_ray_over_jobs_{jobs}"] = round(rate["ray"] / rate[f"jobs_{jobs}"], 3)
         result[f"ray_ms_per_game_over_jobs_{jobs}"] = round(
-            1000 * jobs * (min(seconds["ray"]) - min(seconds[f"jobs_{jobs}"])) / games, 2
+            1000 * jobs * (timings["ray"][0] - timings[f"jobs_{jobs}"][0]) / games, 2
         )
     return result
 
 
 def run(random_games: int = 200, heuristic_games: int = 1000, jobs: int = 2, repeat: int = 1,
         ray: bool = False) -> dict[str, Any]:
-    """Measure both fields of bots, the ways in turn; with ``ray``, on a local Ray instance of ``jobs`` CPUs."""
+    """Measure both fields of bots, the ways in turn; then, with ``ray``, on a local Ray instance of
+    ``jobs`` CPUs, started only then (its threads in this process would add to the others' CPU time)."""
     result: dict[str, Any] = {"benchmark": "match", "jobs": jobs, "cpus": os.cpu_count()}
-    stack: list[Callable[[], None]] = []
-    tasks: TaskPlayer | None = None
-    warm = MatchPlan(("random",) * 4, Rules(), 2 * jobs, SEED, limits=Limits(None))
+    warm = plan_of("random", 2 * jobs)
     start = time.perf_counter()
     list(engine_games([(warm, index) for index in range(warm.games)], jobs))  # the forkserver started
     result["jobs_first_start_s"] = round(time.perf_counter() - start, 2)
-    if ray:
-        from setback.bots.cluster import ray_games, start_ray
+    plans = {"random": plan_of("random", random_games), "heuristic": plan_of("heuristic", heuristic_games)}
+    with tempfile.TemporaryDirectory(prefix="setback-bench-match-") as name:
+        folder = Path(name)
+        timings = {
+            field: measure(plan, {
+                "bare": partial(bare_loop, plan),
+                "jobs_1": partial(runner, plan, 1, folder),
+                f"jobs_{jobs}": partial(runner, plan, jobs, folder),
+            }, repeat)
+            for field, plan in plans.items()
+        }
+        if ray:
+            from setback.bots.cluster import ray_games, start_ray
 
-        start = time.perf_counter()
-        stack.append(start_ray(None, cpus=jobs))
-        result["ray_start_s"] = round(time.perf_counter() - start, 2)
-        list(ray_games([(warm, index) for index in range(warm.games)]))  # every worker started
-        result["ray_first_games_s"] = round(time.perf_counter() - start - result["ray_start_s"], 2)
-
-        def tasks(games: Any, _jobs: int) -> Any:
-            return ray_games(games)
-
-    try:
-        with tempfile.TemporaryDirectory(prefix="setback-bench-match-") as folder:
-            result["random"] = measure("random", random_games, jobs, repeat, tasks, Path(folder))
-            result["heuristic"] = measure("heuristic", heuristic_games, jobs, repeat, tasks, Path(folder))
-    finally:
-        for stop in stack:
-            stop()
+            start = time.perf_counter()
+            stop = start_ray(None, cpus=jobs)
+            result["ray_start_s"] = round(time.perf_counter() - start, 2)
+            try:
+                list(ray_games([(warm, index) for index in range(warm.games)]))  # every worker started
+                result["ray_first_games_s"] = round(time.perf_counter() - start - result["ray_start_s"], 2)
+                for field, plan in plans.items():
+                    timings[field] |= measure(plan, {"ray": partial(runner, plan, jobs, folder, ray_games)}, repeat)
+            finally:
+                stop()
+    for field, plan in plans.items():
+        result[field] = figures(plan, jobs, timings[field])
     return result
 
 
