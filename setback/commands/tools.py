@@ -14,7 +14,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-BENCHMARKS = ("engine", "server")
+BENCHMARKS = ("engine", "server", "match")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -29,7 +29,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def register(command: AddCommand) -> None:
     command("schema", cmd_schema, "print the JSON Schema of every protocol message")
-    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
+    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server, match)")
     bench.add_argument("name", nargs="?", choices=BENCHMARKS, metavar="BENCHMARK", help=" or ".join(BENCHMARKS))
     bench.add_argument(
         "rest", nargs=argparse.REMAINDER, metavar="...", help="the benchmark's options: setback bench BENCHMARK --help"
