@@ -7,7 +7,7 @@ import json
 
 from wire import RawClient, play_until_over, running_server
 
-from setback.engine import Game, HandDealt, Rules, parse_action
+from setback.engine import Game, HandDealt, LowRule, Rules, parse_action
 from setback.protocol import decode_server
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -43,6 +43,37 @@ async def test_four_raw_clients_play_a_whole_game() -> None:
             game.apply(game.legal_actions()[0])
         assert game.outcome is not None
         assert json.loads(outcomes.pop())["scores"] == list(game.outcome.scores)
+        for client in clients:
+            await client.close()
+
+
+async def test_a_club_table_is_played_and_told_by_its_options() -> None:
+    """A table made with the club options names them in its ``rules`` and plays them: every
+    seat's last-legal choice (the dealer's steal among them) gives the engine's game."""
+    club = {"players": 2, "min_bid": 2, "dealer_steal": True, "low": "captured"}
+    async with running_server() as server:
+        clients, _table_id = await seated_table(server.port, ["ann", "bob"], rules=club, seed=5)
+        told = next(m for m in clients[0].received if m["type"] == "table")["table"]["rules"]
+        assert {k: told[k] for k in club} == club
+        finals = await asyncio.gather(*(play_until_over(c, choose="last") for c in clients))
+        rules = Rules(players=2, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+        game = Game(rules, 5)
+        while not game.is_over:
+            game.apply(game.legal_actions()[-1])
+        assert game.outcome is not None
+        assert finals[0]["event"]["outcome"]["scores"] == list(game.outcome.scores)
+        decides = [m for m in clients[0].received if m["type"] == "decide"]
+        assert all(m["view"]["rules"]["low"] == "captured" for m in decides)
+        for client in clients:
+            await client.close()
+
+
+async def test_a_table_of_todays_game_names_no_club_option() -> None:
+    """A table of today's game sends ``rules`` without the club options, as a 1.2 server did."""
+    async with running_server() as server:
+        clients, _table_id = await seated_table(server.port, ["ann", "bob"], rules={"players": 2}, seed=5)
+        rules = next(m for m in clients[0].received if m["type"] == "table")["table"]["rules"]
+        assert not {"min_bid", "dealer_steal", "low"} & rules.keys()
         for client in clients:
             await client.close()
 

@@ -15,7 +15,7 @@ import pytest
 from setback.bots.match import MatchPlan, play_match
 from setback.bots.seat import Limits
 from setback.commands.via_server import via_server_records
-from setback.engine import Rules
+from setback.engine import LowRule, Rules
 
 GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "hands", "actions", "scores", "outcome")
 
@@ -32,6 +32,11 @@ def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
         (("heuristic", "random"), Rules(players=2)),
         (("heuristic", "random"), Rules(players=4, teams=2, smudge=True)),
         (("random", "heuristic", "random"), Rules(players=3, forced_dealer_bid=False, no_junk=True, target=7)),
+        (("heuristic", "random"), Rules(players=2, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED, smudge=True)),
+        (("heuristic", "random"), Rules(players=4, teams=2, dealer_steal=True, low=LowRule.CAPTURED, no_junk=True)),
+        (("random", "heuristic", "random"), Rules(players=3, min_bid=2, forced_dealer_bid=False, target=7)),
+        (("search@budget_ms=None,playouts=24", "heuristic"), Rules(players=2, min_bid=2, dealer_steal=True,
+                                                                    low=LowRule.CAPTURED, target=7)),
     ],
 )
 def test_offline_and_via_server_records_are_identical(specs: tuple[str, ...], rules: Rules) -> None:
