@@ -11,10 +11,11 @@ from typing import Any
 import msgspec
 
 from setback.engine import Game, game_record, parse_action, replay_record
-from setback.protocol.convert import rules_from_wire
+from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import WireRules
 from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store, stood_in_seats
 from setback.telling.narrate import narrate
+from setback.telling.story import rules_text
 
 
 def replayed(row: GameRow) -> Game:
@@ -75,7 +76,13 @@ def replay_lines(row: GameRow) -> Iterator[str]:
     """The game told hand by hand."""
     game = replayed(row)
     yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
+    yield rules_line(game)
     yield from narrate(game.events, game.rules, row.players)
+
+
+def rules_line(game: Game) -> str:
+    """The options the game was played under, as a table announces them."""
+    return f"Rules: {rules_text(rules_to_wire(game.rules))}."
 
 
 def record_lines(path: Path, game: int) -> Iterator[str]:
@@ -98,6 +105,7 @@ def record_lines(path: Path, game: int) -> Iterator[str]:
                 replayed_game = replay_record(record)
                 players = [str(p) for p in record["players"]]
                 yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
+                yield rules_line(replayed_game)
                 yield from narrate(replayed_game.events, replayed_game.rules, players)
                 return
     raise ValueError(f"no game {game} in {path}: {numbers_text(there) if there else 'it holds no game record'}")

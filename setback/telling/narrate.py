@@ -15,6 +15,7 @@ from setback.engine import (
     HandResult,
     HandScored,
     HandThrownIn,
+    LowRule,
     Passed,
     PitcherChosen,
     Rules,
@@ -29,19 +30,27 @@ def side_name(rules: Rules, side: int, names: list[str]) -> str:
 
 
 def describe_result(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
-    """The lines of a hand's summary: who took High, Low, Jack and Game, and the set-back."""
+    """The lines of a hand's summary: who took High, Low (its captor with ``low`` captured), Jack
+    and Game, and the bid (or the dealer's steal) made or set back."""
+    low = f"{names[result.low]} ({result.low_card})"
+    taker = result.low_captured_by
+    if rules.low is LowRule.CAPTURED and taker is not None:
+        low = f"captured by {names[taker]} ({result.low_card}" + (
+            ")" if taker == result.low else f", dealt to {names[result.low]})"
+        )
     lines = [
-        f"  High: {names[result.high]} ({result.high_card})   Low: {names[result.low]} ({result.low_card})",
+        f"  High: {names[result.high]} ({result.high_card})   Low: {low}",
         "  Jack: " + (names[result.jack] if result.jack is not None else "not dealt")
         + "   Game: "
         + (side_name(rules, result.game, names) if result.game is not None else "nobody")
         + "  (pips " + ", ".join(str(p) for p in result.game_pips) + ")",
     ]
     pitcher = names[result.pitcher]
+    how = f", the dealer, took the bid at {result.bid}" if result.stolen else f" bid {result.bid}"
     if result.set_back:
-        lines.append(f"  {pitcher} bid {result.bid} and was SET BACK {result.bid}")
+        lines.append(f"  {pitcher}{how} and was SET BACK {result.bid}")
     else:
-        lines.append(f"  {pitcher} bid {result.bid} and made it")
+        lines.append(f"  {pitcher}{how} and made it")
     lines.append(
         "  Score: "
         + ", ".join(
@@ -54,6 +63,7 @@ def describe_result(result: HandResult, rules: Rules, names: list[str]) -> list[
 
 def narrate(events: Iterable[Event], rules: Rules, names: list[str]) -> Iterator[str]:
     """One line (or a few) per event worth telling; hands are told as they were dealt."""
+    high = 0
     for event in events:
         match event:
             case CardsDrawn(draws=draws):
@@ -61,6 +71,7 @@ def narrate(events: Iterable[Event], rules: Rules, names: list[str]) -> Iterator
             case DealerChosen(dealer=dealer):
                 yield f"{names[dealer]} deals first."
             case HandDealt(hand_number=number, dealer=dealer, hands=hands):
+                high = 0
                 yield f"\nHand {number}: {names[dealer]} deals."
                 for seat, cards in enumerate(hands):
                     if cards:
@@ -68,7 +79,11 @@ def narrate(events: Iterable[Event], rules: Rules, names: list[str]) -> Iterator
             case Passed(seat=seat):
                 yield f"  {names[seat]} passes."
             case BidMade(seat=seat, amount=amount):
-                yield f"  {names[seat]} bids {amount}."
+                if amount == high:  # only the dealer's steal equals the highest bid so far
+                    yield f"  {names[seat]}, the dealer, takes the bid at {amount}."
+                else:
+                    yield f"  {names[seat]} bids {amount}."
+                high = amount
             case HandThrownIn():
                 yield "  Everyone passed: the hand is thrown in."
             case PitcherChosen(pitcher=pitcher, bid=bid):
