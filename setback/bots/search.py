@@ -18,6 +18,11 @@ so a bid is worth the points it expects to make, less the risk of being set back
 
 The budget is per decision: ``budget_ms`` of wall time (checked after every sample)
 and/or ``playouts`` rollouts in all; the table's clock (``view.time_left``) caps it too.
+
+Samples and rollouts are played under the table's rules, the club options too; with
+``club`` (the default) the rollouts' policy and the bid inference judge them as the
+tactics do (the dealer's steal, Low to its captor), and ``club=False`` judges them as in
+today's game: the baseline its play under them is measured against.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from setback.engine import (
     Action,
     BidMade,
     GameState,
+    LowRule,
     Phase,
     View,
     mask_of,
@@ -96,7 +102,7 @@ class Sampler:
     that bid was dealt a hand the tactics' point count would bid as much on.
     """
 
-    def __init__(self, view: View, infer_bids: bool = True) -> None:
+    def __init__(self, view: View, infer_bids: bool = True, captured: bool = False) -> None:
         assert view.seat is not None
         rules = view.rules
         self.seat = view.seat
@@ -111,6 +117,7 @@ class Sampler:
         others = [s for s in range(rules.players) if s != self.seat]
         self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
         self.players = rules.players
+        self.captured = captured
         self.bids = [
             (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
             for seat, amount in (bids_to_explain(view) if infer_bids else [])
@@ -121,7 +128,7 @@ class Sampler:
         holdings = self._deal_within_voids(rng)
         for _ in range(tries if self.bids else 0):
             if all(
-                bid_amount(holdings[seat] | self.played[seat], self.players, partners) >= amount
+                bid_amount(holdings[seat] | self.played[seat], self.players, partners, captured=self.captured) >= amount
                 for seat, amount, partners in self.bids
             ):
                 break
@@ -148,13 +155,17 @@ class Sampler:
 
 
 class Rollout:
-    """The cheap policy every seat follows when a sampled hand is played out."""
+    """The cheap policy every seat follows when a sampled hand is played out; with ``club``, the
+    tactics' judgement of the club options the table plays."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, club: bool = True) -> None:
         rules = state.rules
         self.players = rules.players
         self.side_of = state.side_of
         self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
+        self.captured = club and rules.low is LowRule.CAPTURED
+        self.steals = club and rules.dealer_steal
+        self.smudge = rules.smudge
 
     def action(self, state: GameState) -> int:
         legal = state.legal_actions()
@@ -165,18 +176,25 @@ class Rollout:
         if state.phase is Phase.BIDDING:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
-            amount = bid_amount(hand, self.players, self.partners[seat])
-            return choose_bid(legal, amount, state.high_bid, partner_high)
+            amount = bid_amount(hand, self.players, self.partners[seat], captured=self.captured)
+            return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge)
         trump = state.trump
         if trump is None:
-            return pitch_card(hand, self.players, self.partners[seat])
+            return pitch_card(hand, self.players, self.partners[seat], self.captured)
         trick = state.trick
         hands = state.hands
+        low = -1
+        if self.captured:  # the rollout sees every card: the low trump, while no trick has taken it
+            held = 0
+            for mask in hands:
+                held |= mask
+            if held >> state.low_card & 1 or state.low_card in trick:
+                low = state.low_card
         if not trick:
             others = 0
             for mask in hands:
                 others |= mask
-            return lead_card(hand, trump, others & ~hand)
+            return lead_card(hand, trump, others & ~hand, low)
         after = 0
         nxt = state.next_seat
         other = nxt[seat]
@@ -186,10 +204,10 @@ class Rollout:
         jack = 13 * trump + JACK
         value = 0
         for card in trick:
-            value += 10 if card == jack else PIPS[card]
+            value += 10 if card in (jack, low) else PIPS[card]
         return follow_card(
             legal, trump, trick[0] // 13, state.best, self.side_of[state.winner] == self.side_of[seat],
-            len(trick) == self.players - 1, value, after,
+            len(trick) == self.players - 1, value, after, low,
         )
 
     def play_out(self, state: GameState) -> None:
@@ -221,6 +239,7 @@ class SearchBot(Bot):
         budget_ms: float | None = 50.0,
         playouts: int | None = None,
         infer_bids: bool = True,
+        club: bool = True,
     ) -> None:
         super().__init__(seed)
         if budget_ms is None and playouts is None:
@@ -228,6 +247,7 @@ class SearchBot(Bot):
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.infer_bids = infer_bids
+        self.club = club
 
     @classmethod
     def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
@@ -251,14 +271,14 @@ class SearchBot(Bot):
         deadline = start + min(seconds) if seconds else None
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
-        sampler = Sampler(view, self.infer_bids)
+        sampler = Sampler(view, self.infer_bids, self.club and view.rules.low is LowRule.CAPTURED)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
         done = 0
         while True:
             root = state_from_view(view, sampler.deal(self.rng))
-            rollout = rollout or Rollout(root)
+            rollout = rollout or Rollout(root, self.club)
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)
