@@ -8,10 +8,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from setback import __version__, compiled, logs
-from setback.commands import bot, matches, play, records, serve, tools
+from setback.commands import bot, check_bot, matches, play, records, serve, tools
 from setback.commands.common import CommandFailedError, Parser, explain
 
-GROUPS = (matches, bot, play, serve, records, tools)
+GROUPS = (matches, bot, check_bot, play, serve, records, tools)
 """The groups of subcommands, in the order ``setback --help`` lists them."""
 
 

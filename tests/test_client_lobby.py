@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import socket
 import uuid
+from collections.abc import Sequence
 
 import pytest
 from textual.pilot import Pilot
@@ -16,15 +17,17 @@ from wire import RawClient, running_server
 
 from setback.bots import BUILTIN
 from setback.cli import build_parser
+from setback.client import screens
 from setback.client.app import SetbackApp
 from setback.client.dialogs import CreateTableDialog, InviteDialog
+from setback.client.discover import FoundServer
 from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.commands.common import rules_from
 from setback.commands.embedded import embedded_config
 from setback.commands.play import play, play_options, players_default
 from setback.link.server_link import Address
-from setback.protocol import DEFAULT_PORT
+from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
 from setback.protocol.messages import Ready, WireRules
 from setback.server.advertise import Advertisement
 from setback.server.app import Server
@@ -269,13 +272,61 @@ async def test_a_refusal_is_told_in_plain_words() -> None:
         await second.close()
 
 
+async def test_the_first_screen_lists_the_servers_found_and_joins_the_one_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the browse found, by name, then this computer; a server of another major is listed
+    but cannot be chosen. (The browse is stood in for: no multicast needed.)"""
+    name = f"Club {uuid.uuid4().hex[:6]}"
+    async with running_server(name=name) as server:
+        found = [FoundServer(name, Address("127.0.0.1", server.port), PROTOCOL_VERSION),
+                 FoundServer("Attic", Address("192.0.2.9", 7411), "2.0")]
+
+        async def browse(seconds: float, interfaces: Sequence[str] | None) -> list[FoundServer]:
+            return found
+
+        monkeypatch.setattr(screens, "browse", browse)
+        app = client(None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: "2 servers found" in screen_text(app), "the servers listed")
+            screen = app.screen
+            assert isinstance(screen, DiscoverScreen)
+            assert [s.name for s in screen.servers] == ["Attic", name, "this computer"]
+            listing = screen.query_one("#servers", OptionList)
+            assert [listing.get_option_at_index(i).disabled for i in range(3)] == [True, False, False]
+            assert "protocol 2.0: not compatible" in screen_text(app)
+            listing.highlighted = 1
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.state.server, "the lobby")
+            assert app.state.server == name
+            assert app.state.address == f"127.0.0.1:{server.port}"
+
+
+async def test_with_no_server_found_this_computer_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browse that finds nothing, or cannot run (no multicast), still leaves somewhere to go."""
+
+    async def browse(seconds: float, interfaces: Sequence[str] | None) -> list[FoundServer]:
+        return []
+
+    monkeypatch.setattr(screens, "browse", browse)
+    app = client(None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "0 servers found" in screen_text(app), "the list")
+        screen = app.screen
+        assert isinstance(screen, DiscoverScreen)
+        assert screen.servers == [FoundServer("this computer", Address("127.0.0.1", DEFAULT_PORT))]
+        assert f"this computer  (127.0.0.1:{DEFAULT_PORT})" in screen_text(app)
+
+
+@pytest.mark.multicast_loopback
 async def test_servers_found_on_the_lan_are_offered_and_joined() -> None:
-    """The first screen lists a server announced over mDNS (kept to loopback) and this computer."""
+    """The first screen lists a server announced over mDNS (kept to loopback) and this computer.
+    (It browses a second past the newly started responder's wait, as test_discovery does.)"""
     name = f"Club {uuid.uuid4().hex[:6]}"
     async with running_server(name=name) as server:
         advertisement = await Advertisement.start(name, "127.0.0.1", server.port)
         try:
-            app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=1.0)
+            app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=2.5)
             async with app.run_test(size=(80, 24)) as pilot:
                 assert isinstance(app.screen, DiscoverScreen)
                 await until(pilot, lambda: name in screen_text(app), "the server found")

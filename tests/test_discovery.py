@@ -1,13 +1,23 @@
-"""Finding servers on the LAN: the TXT record, the fallback to this machine, and mDNS on loopback."""
+"""Finding servers on the LAN: the service a server announces and what a client reads of it, the
+fallback to this machine (none of which needs multicast), and one real mDNS round trip on a
+loopback that has multicast (in a network namespace of its own: see conftest.py)."""
 
 from __future__ import annotations
 
+import errno
 import uuid
 
-from setback.client.discover import FoundServer, browse, server_from_record, with_fallback
+import pytest
+from zeroconf.asyncio import AsyncZeroconf
+
+from setback.client import discover
+from setback.client.discover import FoundServer, browse, server_from_info, server_from_record, with_fallback
 from setback.link.server_link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION, SERVICE_TYPE
-from setback.server.advertise import Advertisement, instance_name, txt_record
+from setback.server.advertise import Advertisement, instance_name, service_info, txt_record
+
+BROWSE_SECONDS = 2.5
+"""How long the mDNS round trips browse: a second past the newly started responder's wait."""
 
 
 def test_txt_record_names_the_server_version_and_port() -> None:
@@ -17,6 +27,26 @@ def test_txt_record_names_the_server_version_and_port() -> None:
     found = server_from_record(instance_name("Friday club"), dict(record), ["192.0.2.7"], 7500)
     assert found == FoundServer("Friday club", Address("192.0.2.7", 7500), PROTOCOL_VERSION)
     assert found.compatible
+
+
+def test_the_announced_service_reads_back_as_the_server() -> None:
+    """The records ``setback serve`` registers (SRV, A, TXT) are the server a client lists."""
+    info = service_info("Friday club", ["192.0.2.7", "198.51.100.3"], 7500)
+    assert info.type == SERVICE_TYPE and info.name == instance_name("Friday club")
+    assert info.port == 7500 and info.parsed_addresses() == ["192.0.2.7", "198.51.100.3"]
+    assert info.server is not None and info.server.endswith(".local.")
+    assert info.decoded_properties == txt_record("Friday club", 7500)
+    assert server_from_info(info) == FoundServer("Friday club", Address("192.0.2.7", 7500), PROTOCOL_VERSION)
+
+
+async def test_browsing_where_mdns_cannot_start_finds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No multicast socket can be had (no such device, say): an empty list, no error."""
+
+    def no_device(**options: object) -> AsyncZeroconf:
+        raise OSError(errno.ENODEV, "No such device")
+
+    monkeypatch.setattr(discover, "AsyncZeroconf", no_device)
+    assert await browse(0.1, interfaces=["198.51.100.77"]) == []
 
 
 def test_record_without_txt_uses_the_instance_and_srv_port() -> None:
@@ -47,12 +77,15 @@ def test_this_computer_is_always_offered() -> None:
     assert with_fallback([served_here]) == [served_here]
 
 
+@pytest.mark.multicast_loopback
 async def test_an_advertised_server_is_found_over_loopback_mdns() -> None:
-    """A real zeroconf responder and browser, both kept to the loopback interface."""
+    """A real zeroconf responder and browser, both kept to the loopback interface. The browse
+    lasts :data:`BROWSE_SECONDS`: a responder multicasts a record at most once a second (RFC 6762,
+    section 6), and this one has just announced its own."""
     name = f"test-{uuid.uuid4().hex[:8]}"
     advertisement = await Advertisement.start(name, "127.0.0.1", 7599)
     try:
-        found = await browse(1.0, interfaces=["127.0.0.1"])
+        found = await browse(BROWSE_SECONDS, interfaces=["127.0.0.1"])
     finally:
         await advertisement.close()
     assert FoundServer(name, Address("127.0.0.1", 7599), PROTOCOL_VERSION) in found

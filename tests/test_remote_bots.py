@@ -19,7 +19,7 @@ from wire import RawClient, running_server
 
 from setback.bots import Bot, GameStart, HeuristicBot
 from setback.bots import seat as bot_seat
-from setback.bots.remote import Seating, play_remote
+from setback.bots.remote import Seating, SeatRefusedError, play_remote
 from setback.engine import Action, Game, Rules, View
 from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import Address, ServerLink
@@ -347,3 +347,45 @@ async def test_a_kept_token_the_server_no_longer_holds_is_dropped_quietly(
         err = capsys.readouterr().err
         assert "kept_token_expired" in err and "server_error" not in err
         await host.close()
+
+
+async def test_a_bot_whose_seat_another_connection_takes_back_stops_saying_so() -> None:
+    """Told ``bad_token`` while seated (its token was used by another connection), the bot
+    stops with the reason instead of waiting in the lobby for ever."""
+    async with running_server() as server:
+        host, table = await host_table(server.port, 2, ["random"])
+        link = ServerLink(Address("127.0.0.1", server.port), "taken", kind="bot")
+        playing = asyncio.ensure_future(play_remote(link, HeuristicBot(seed=3), Seating(table, 1)))
+        for _ in range(200):
+            if link.seat is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert link.seat == 1 and link.token is not None
+        thief = await RawClient.connect(server.port)
+        await thief.send(type="hello", version="1.2", name="taken", kind="bot", token=link.token)
+        await thief.expect("joined")
+        with pytest.raises(SeatRefusedError, match="bad_token"):
+            await asyncio.wait_for(playing, 30)
+        await thief.close()
+        await host.close()
+
+
+def test_a_kept_token_is_not_handed_to_a_second_process_while_the_first_plays(tmp_path: Path) -> None:
+    """A token kept by a process that is still running is not for another process: the second
+    makes its own seat. Once that process has ended, the token is there to come back with."""
+    tokens = SeatTokens(tmp_path / "seats.json")
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from pathlib import Path; from setback.link.seat_tokens import SeatTokens; "
+         f"SeatTokens(Path({str(tmp_path / 'seats.json')!r})).keep('h:1', 'bob', 'T0KEN'); "
+         "print('kept', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "kept"
+        assert tokens.token("h:1", "bob") is None
+    finally:
+        holder.communicate("", timeout=30)
+    assert tokens.token("h:1", "bob") == "T0KEN"
+    tokens.keep("h:1", "ann", "MINE")
+    assert tokens.token("h:1", "ann") == "MINE"  # this process's own, after a reconnection

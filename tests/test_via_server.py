@@ -4,6 +4,7 @@ offline and through a real server; external `cmd:` bots play over the protocol."
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 import time
@@ -11,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wire import RawClient, running_server
 
 from setback.bots.match import MatchPlan, play_match
+from setback.bots.registry import hello_name
 from setback.bots.seat import Limits
 from setback.commands.via_server import via_server_records
 from setback.engine import LowRule, Rules
@@ -77,7 +80,7 @@ def test_external_bots_need_a_server(capsys: pytest.CaptureFixture[str]) -> None
 
 
 PYTHON_BOT = """
-import json, os, socket
+import json, os, socket, sys
 
 stream = socket.create_connection((os.environ["SETBACK_HOST"], int(os.environ["SETBACK_PORT"]))).makefile("rwb")
 
@@ -87,11 +90,13 @@ def send(**message):
     stream.flush()
 
 
-send(type="hello", version="1.0", name=os.environ["SETBACK_NAME"], kind="bot")
-send(type="join", table=os.environ["SETBACK_TABLE"], seat=int(os.environ["SETBACK_SEAT"]), ready=True)
+send(type="hello", id="hello", version="1.0", name=os.environ["SETBACK_NAME"], kind="bot")
+send(type="join", id="join", table=os.environ["SETBACK_TABLE"], seat=int(os.environ["SETBACK_SEAT"]), ready=True)
 for line in stream:
     message = json.loads(line)
-    if message["type"] == "decide":
+    if message["type"] == "error" and (message.get("fatal") or message.get("id") in ("hello", "join")):
+        sys.exit(f"refused: {message['code']}: {message['message']}")
+    elif message["type"] == "decide":
         send(type="act", request=message["request"], action=message["view"]["legal"][0])
     elif message["type"] == "ping":
         send(type="pong", nonce=message.get("nonce"))
@@ -122,6 +127,128 @@ def test_external_program_is_stopped_once_its_game_is_recorded(
     assert program["games"] == 2
     assert program["decisions"] > 0 and program["timeouts"] == 0
     assert program["decision_ms"] is None
+
+
+LEAVING_BOT = """
+import json, os, socket, sys
+
+assert os.environ["SETBACK_TEST_INHERITED"] == "yes"
+stream = socket.create_connection((os.environ["SETBACK_HOST"], int(os.environ["SETBACK_PORT"]))).makefile("rwb")
+
+
+def send(**message):
+    stream.write(json.dumps(message).encode() + b"\\n")
+    stream.flush()
+
+
+send(type="hello", version="1.0", name=os.environ["SETBACK_NAME"], kind="bot")
+send(type="join", table=os.environ["SETBACK_TABLE"], seat=int(os.environ["SETBACK_SEAT"]), ready=True)
+for line in stream:
+    message = json.loads(line)
+    if message["type"] == "decide":
+        send(type="act", request=message["request"], action=message["view"]["legal"][0])
+    elif message["type"] == "ping":
+        send(type="pong", nonce=message.get("nonce"))
+    elif message["type"] == "game_over":
+        sys.exit(5)
+"""
+
+
+def test_a_cmd_bot_inherits_the_environment_and_may_exit_after_game_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As spec.md section 20 says: the runner's environment is the program's, and a program
+    that leaves once it has its game_over (with any status), without a ``ready``, has done
+    nothing wrong."""
+    from setback.cli import main
+
+    monkeypatch.setenv("SETBACK_TEST_INHERITED", "yes")
+    script = tmp_path / "leaves.py"
+    script.write_text(LEAVING_BOT)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{shlex.join([sys.executable, str(script)])}", "random", "--players", "2",
+              "--target", "7", "--games", "2", "--seed", "3", "--via-server", "--json"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 0, err
+    program, _ = json.loads(out)["bots"]
+    assert program["games"] == 2 and program["decisions"] > 0
+
+
+LONG_FOLDER = "a folder whose name is longer than any name a hello may say"
+
+
+@pytest.mark.parametrize(
+    "interpreter",
+    [
+        pytest.param("python3", id="python3-on-PATH"),
+        pytest.param("long", id="interpreter-by-its-long-path"),
+    ],
+)
+def test_a_cmd_bot_under_a_folder_with_a_long_name_plays_its_match(
+    interpreter: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot author's first match: the program and even its interpreter in a folder with a long
+    name; the name the runner gives it to say in its hello must still be one a server takes."""
+    from setback.cli import main
+
+    folder = tmp_path / LONG_FOLDER
+    folder.mkdir()
+    script = folder / "first_legal.py"
+    script.write_text(PYTHON_BOT)
+    if interpreter == "long":
+        (folder / "python3").symlink_to(sys.executable)
+        interpreter = str(folder / "python3")
+    elif shutil.which(interpreter) is None:
+        pytest.skip("needs python3 on the PATH")
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{shlex.join([interpreter, str(script)])}", "heuristic", "--players", "2",
+              "--target", "7", "--games", "2", "--seed", "3", "--via-server", "--json"])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 0, err
+    program, _ = json.loads(out)["bots"]
+    assert program["games"] == 2 and program["decisions"] > 0 and program["timeouts"] == 0
+
+
+def test_a_match_names_each_bot_after_its_program_within_the_limit(tmp_path: Path) -> None:
+    """``SETBACK_NAME`` and a Python bot's hello name: the program's file (a script an interpreter
+    runs), printable, cut to the server's limit, and told apart by game and seat."""
+    folder = tmp_path / LONG_FOLDER
+    folder.mkdir()
+    script = folder / "first_legal.py"
+    script.write_text(PYTHON_BOT)
+    long_script = folder / ("a_bot_whose_file_name_goes_on_and_on" * 2 + ".py")
+    long_script.write_text(PYTHON_BOT)
+    python = shlex.quote(sys.executable)
+    assert hello_name(f"cmd:{python} -u {shlex.quote(str(script))} --depth 3", 0, 1, 40) == "first_legal.py g0s1"
+    assert hello_name(f"cmd:{python}", 12, 3, 40) == f"{Path(sys.executable).name} g12s3"
+    assert hello_name("heuristic", 0, 0, 40) == "heuristic g0s0"
+    cut = hello_name(f"cmd:{python} {shlex.quote(str(long_script))}", 9999, 3, 40)
+    assert cut == "a_bot_whose_file_name_goes_on_an g9999s3" and len(cut) == 40
+    tab = folder / "tab\tbot.py"
+    tab.write_text(PYTHON_BOT)
+    assert hello_name(f"cmd:{python} {shlex.quote(str(tab))}", 0, 0, 40) == "tab?bot.py g0s0"
+    names = {hello_name(f"cmd:{python} {shlex.quote(str(script))}", game, seat, 40)
+             for game in range(3) for seat in range(4)}
+    assert len(names) == 12
+
+
+async def test_the_server_welcomes_every_name_a_match_gives(tmp_path: Path) -> None:
+    """The names above are checked against a real server's rule, not a copy of it."""
+    folder = tmp_path / LONG_FOLDER
+    folder.mkdir()
+    script = folder / ("\u2663 a_bot_whose_file_name_goes_on_and_on \u200b" * 2 + ".py")
+    script.write_text(PYTHON_BOT)
+    specs = [f"cmd:{shlex.quote(str(folder / 'python3'))} {shlex.quote(str(script))}", "heuristic",
+             f"cmd:{shlex.quote(sys.executable)}", "search@budget_ms=20,playouts=400,depth=99999999"]
+    (folder / "python3").symlink_to(sys.executable)
+    async with running_server() as server:
+        limit = server.config.max_name_chars
+        for spec in specs:
+            name = hello_name(spec, 99_999, 7, limit)
+            client = await RawClient.connect(server.port)
+            welcome = await client.hello(name)
+            assert welcome["player"] == name
+            await client.close()
 
 
 def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,3 +313,20 @@ def test_a_cmd_bot_that_ends_early_or_never_sits_down_stops_the_match(
     assert exit_.value.code == 1
     assert complaint in capsys.readouterr().err
     assert time.perf_counter() - start < 10
+
+
+def test_the_runner_says_why_the_server_refused_a_programs_hello(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program whose hello the server refuses ends before its game: the runner's one line
+    gives the server's reason, not a guess about the table."""
+    from setback.cli import main
+
+    script = tmp_path / "old_bot.py"
+    script.write_text(PYTHON_BOT.replace('version="1.0"', 'version="9.0"'))
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{sys.executable} {script}", "random", "--players", "2", "--games", "1",
+              "--via-server"])
+    assert exit_.value.code == 1
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "the server refused its hello: version_unsupported" in error

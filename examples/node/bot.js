@@ -4,8 +4,9 @@
 // Usage: node bot.js HOST PORT TABLE [SEAT] [NAME]
 //   or set SETBACK_HOST, SETBACK_PORT, SETBACK_TABLE, SETBACK_SEAT, SETBACK_NAME
 //   (how `setback match cmd:...` starts external bots; spec.md, "External bots").
-// It joins the table ready, answers every `decide` with a legal action, says `ready`
-// after every `game_over`, answers pings, and exits when the server closes the line.
+// It joins the table ready, answers every `decide` with a legal action (another one when
+// an answer is refused), says `ready` after every `game_over`, answers pings, and comes
+// back to its seat with its token after a dropped connection or a server restart.
 "use strict";
 
 const net = require("net");
@@ -68,30 +69,43 @@ function choosePlay(view) {
   return `play ${pick}`;
 }
 
-const socket = net.createConnection({ host, port }, () => {
-  send({ type: "hello", version: "1.0", name, kind: "bot", events: false });
-});
-socket.setNoDelay(true);
+// The connection (spec.md sections 7, 13): hello, join, and after a drop or a server
+// restart, hello again with the seat's token until the server takes us back.
+let socket = null;
+let token = null; // from welcome, then from joined: it holds our seat
+let seated = false;
+let lastDecide = null; // the pending decide and what we answered, for an illegal_action
+let attempts = 0;
+const MAX_ATTEMPTS = 40; // about a minute of backoff: 0.25 s doubling to 2 s
+
+function connect() {
+  socket = net.createConnection({ host, port }, () => {
+    attempts = 0;
+    const hello = { type: "hello", version: "1.2", name, kind: "bot", events: false };
+    if (token) hello.token = token;
+    send(hello);
+  });
+  socket.setNoDelay(true);
+  let pending = "";
+  socket.on("data", (chunk) => {
+    pending += chunk.toString("utf8");
+    let newline;
+    while ((newline = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      if (line.trim()) handle(JSON.parse(line));
+    }
+  });
+  socket.on("error", (error) => console.error(`node-bot: ${error.message}`));
+  socket.on("close", () => {
+    if (!seated || ++attempts > MAX_ATTEMPTS) process.exit(seated ? 1 : 0);
+    setTimeout(connect, Math.min(2000, 250 * 2 ** Math.min(attempts - 1, 3)));
+  });
+}
 
 function send(message) {
   socket.write(JSON.stringify(message) + "\n");
 }
-
-let pending = "";
-socket.on("data", (chunk) => {
-  pending += chunk.toString("utf8");
-  let newline;
-  while ((newline = pending.indexOf("\n")) >= 0) {
-    const line = pending.slice(0, newline);
-    pending = pending.slice(newline + 1);
-    if (line.trim()) handle(JSON.parse(line));
-  }
-});
-socket.on("close", () => process.exit(0));
-socket.on("error", (error) => {
-  console.error(`node-bot: ${error.message}`);
-  process.exit(1);
-});
 
 function handle(message) {
   switch (message.type) {
@@ -100,15 +114,23 @@ function handle(message) {
         console.error("node-bot: no table given");
         process.exit(2);
       }
+      if (seated && message.token === token) break; // our seat again: joined, snapshot, decide follow
+      token = message.token;
       const join = { type: "join", id: "join", table, ready: true };
       if (seatText !== undefined && seatText !== "") join.seat = Number(seatText);
       send(join);
       break;
     }
+    case "joined":
+      seated = true;
+      token = message.token;
+      break;
     case "decide": {
       const view = message.view;
-      const action = view.phase === "playing" ? choosePlay(view) : chooseBid(view);
-      send({ type: "act", request: message.request, action: view.legal.includes(action) ? action : view.legal[0] });
+      const chosen = view.phase === "playing" ? choosePlay(view) : chooseBid(view);
+      const action = view.legal.includes(chosen) ? chosen : view.legal[0];
+      lastDecide = { request: message.request, view, action };
+      send({ type: "act", request: message.request, action });
       break;
     }
     case "game_over":
@@ -119,12 +141,20 @@ function handle(message) {
       break;
     case "error":
       console.error(`node-bot: ${message.code}: ${message.message}`);
-      if (message.fatal || message.id === "join") process.exit(1);
-      break;
-    case "goodbye":
-      process.exit(0);
+      if (message.code === "illegal_action" && lastDecide) {
+        // The request stands (section 12): answer it again, with another legal action.
+        const other = lastDecide.view.legal.find((a) => a !== lastDecide.action) || lastDecide.action;
+        lastDecide.action = other;
+        send({ type: "act", request: lastDecide.request, action: other });
+      } else if (message.code === "bad_token" && seated) {
+        process.exit(1); // another connection holds our seat now
+      } else if (message.fatal || message.id === "join") {
+        process.exit(1);
+      }
       break;
     default:
-      break; // joined, snapshot, table, chat ...: nothing to do
+      break; // snapshot, table, chat, goodbye (a restarted server takes us back) ...: nothing to do
   }
 }
+
+connect();

@@ -66,6 +66,25 @@ def external_command(spec: str) -> list[str]:
     return command
 
 
+def hello_name(spec: str, game: int, seat: int, limit: int) -> str:
+    """The name the bot of ``spec`` says in its hello when a match seats it at ``seat`` of game
+    ``game`` through a server (a ``cmd:`` program is given it as ``SETBACK_NAME``): a short name
+    for the bot and its game and seat, as in ``mine.py g3s1``, so no two players of a match
+    share one. It is a name any hello may say (spec.md, "Handshake": printable, at most
+    ``limit`` characters, the server's ``max_name_chars``): what a name may not hold becomes
+    ``?`` and the short name is cut to fit. A ``cmd:`` bot is named after its program's file:
+    the first argument that names a file (the script an interpreter runs, as in ``cmd:python3
+    bots/mine.py``), else the command itself; any other bot by :func:`bot_name`."""
+    if spec.startswith(EXTERNAL):
+        command = external_command(spec)
+        short = Path(next((word for word in command[1:] if Path(word).is_file()), command[0])).name
+    else:
+        short = bot_name(spec)
+    suffix = f" g{game}s{seat}"
+    short = "".join(c if c.isprintable() else "?" for c in short).strip() or "bot"
+    return short[:max(1, limit - len(suffix))].rstrip() + suffix
+
+
 def load_bot_class(spec: str) -> type[Bot]:
     """The bot class named by ``spec`` (without options); ValueError saying what is wrong otherwise."""
     if spec in BUILTIN:

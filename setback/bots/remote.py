@@ -21,6 +21,7 @@ import structlog
 
 from setback.bots.base import Bot, GameStart
 from setback.bots.seat import BotSeat, Clock, Limits
+from setback.engine import Action, View
 from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import LinkClosedError, ServerLink
 from setback.protocol.convert import outcome_from_wire, result_from_wire, rules_from_wire, view_from_wire
@@ -90,6 +91,8 @@ async def play_remote(
     """The bot's side, as its last decision's view tells it."""
     hand = 0
     taking_back = False
+    answered: tuple[int, View, Action] | None = None
+    """The pending request, its view and the action sent for it: refused, it stands (spec.md section 12)."""
     try:
         while games is None or played < games:
             try:
@@ -117,6 +120,8 @@ async def play_remote(
                     log.info("kept_token_expired", server=where)  # the server no longer held that seat
                     if tokens is not None:
                         tokens.forget(where, link.name)
+                case Error(code="bad_token", message=text) if link.seat is not None:
+                    raise SeatRefusedError(f"bad_token: {text} (the seat is no longer this bot's)")
                 case EventMessage(event=TimedOutEvent(seat=seat, action=played_for_us, timeouts=row)) if (
                     seat == link.seat
                 ):
@@ -129,7 +134,16 @@ async def play_remote(
                         log.warning("stand_in_took_the_seat", seat=link.seat, taking_it_back=True)
                         await link.send(Ready())
                     taking_back = standing_in
+                case Error(code="illegal_action", message=text) if answered is not None:
+                    request, view, refused = answered
+                    again = next((a for a in view.legal if a != refused), refused)
+                    log.warning("action_refused", request=request, action=str(refused), message=text,
+                                answering=str(again))
+                    answered = (request, view, again)
+                    await link.send(Act(request=request, action=str(again)))
                 case Error(code=code, message=text):
+                    if code in ("stale_request", "not_your_turn"):
+                        answered = None
                     log.warning("server_error", code=code, message=text)
                 case Decide(request=request, view=wire, clock=timer):
                     assert agent is not None
@@ -140,6 +154,7 @@ async def play_remote(
                         hand = view.hand_number
                         await agent.notify(bot.on_hand_start, view)
                     action = await agent.decide(view)
+                    answered = (request, view, action)
                     await link.send(Act(request=request, action=str(action)))
                 case EventMessage(event=HandScoredEvent(result=result)) if agent is not None:
                     await agent.notify(bot.on_hand_end, result_from_wire(result))

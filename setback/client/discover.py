@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import structlog
 import zeroconf
-from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceInfo, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from setback.link.server_link import Address
@@ -24,6 +24,11 @@ from setback.protocol import DEFAULT_PORT, MAJOR, SERVICE_TYPE
 log = structlog.get_logger("setback.discover")
 
 LOCALHOST = "127.0.0.1"
+
+ASK = DNSQuestionType.QM
+"""Questions ask for answers by multicast, never by unicast ("QU"): on a machine where another
+mDNS responder is bound to port 5353 too (a ``setback serve`` there, Avahi), a unicast answer
+reaches only one of the sockets on that port, often not ours (RFC 6762, section 15.1)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ async def browse(seconds: float = 1.5, interfaces: Sequence[str] | None = None) 
         log.info("browse_failed", error=str(exc))
         return []
     try:
-        browser = AsyncServiceBrowser(finder.zeroconf, SERVICE_TYPE, handlers=[seen])
+        browser = AsyncServiceBrowser(finder.zeroconf, SERVICE_TYPE, handlers=[seen], question_type=ASK)
         await asyncio.sleep(seconds)
         await browser.async_cancel()
         resolved = await asyncio.gather(*(_resolve(finder, name) for name in sorted(names)))
@@ -100,9 +105,14 @@ async def browse(seconds: float = 1.5, interfaces: Sequence[str] | None = None) 
             await finder.async_close()
 
 
+def server_from_info(info: ServiceInfo) -> FoundServer | None:
+    """The server a resolved service describes, as :func:`server_from_record` reads it."""
+    properties = dict(info.decoded_properties)
+    return server_from_record(info.name, properties, info.parsed_addresses(IPVersion.V4Only), info.port)
+
+
 async def _resolve(finder: AsyncZeroconf, name: str) -> FoundServer | None:
     info = AsyncServiceInfo(SERVICE_TYPE, name)
-    if not await info.async_request(finder.zeroconf, 1500):
+    if not await info.async_request(finder.zeroconf, 1500, question_type=ASK):
         return None
-    properties = dict(info.decoded_properties)
-    return server_from_record(name, properties, info.parsed_addresses(IPVersion.V4Only), info.port)
+    return server_from_info(info)

@@ -14,7 +14,7 @@ from setback.protocol import DEFAULT_PORT
 def cmd_bot(args: argparse.Namespace) -> int:
     import asyncio
 
-    from setback.bots.registry import bot_factory
+    from setback.bots.registry import bot_factory, bot_name
     from setback.bots.remote import Seating, SeatRefusedError, play_remote
     from setback.bots.seat import Clock
     from setback.link.seat_tokens import SeatTokens
@@ -23,7 +23,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     make = bot_factory(args.spec)
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
-    link = ServerLink(Address.parse(args.server), args.name or args.spec, kind="bot", password=args.password, tls=tls)
+    name = args.name or bot_name(args.spec)[:40]  # a file's path would be too long a name for a hello
+    link = ServerLink(Address.parse(args.server), name, kind="bot", password=args.password, tls=tls)
     if not args.create and (args.bots or args.clock is not None):
         raise ValueError("--bots and --clock are for a table the bot makes: add --create")
     creating = None

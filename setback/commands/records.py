@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -72,23 +73,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from setback.server.history import export_record
+    from setback.server.history import export_record, export_records
 
     store = _store(args)
-    if args.all:
-        rows = list(reversed(store.finished_games()))
-        if args.game_id is not None:
-            raise ValueError("name a GAME_ID or --all, not both")
+    if args.all and args.game_id is not None:
+        raise ValueError("name a GAME_ID or --all, not both")
+    if args.all:  # a game whose record cannot be read is left out, and named on stderr
+        records: Iterable[dict[str, Any]] = export_records(store)
     elif args.game_id is not None:
         row = store.game(args.game_id)
         if row is None:
             raise ValueError(f"no game {args.game_id}")
-        rows = [row]
+        records = [export_record(row)]
     else:
         raise ValueError("name a GAME_ID or --all")
     with open(args.out, "w", encoding="utf-8") if args.out else nullcontext(sys.stdout) as out:
-        for row in rows:
-            out.write(json.dumps(export_record(row)) + "\n")
+        for record in records:
+            out.write(json.dumps(record) + "\n")
     return 0
 
 

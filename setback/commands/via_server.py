@@ -14,15 +14,14 @@ the runner cannot time it, so its ``seconds`` stay 0 (the result shows no ms/dec
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from setback.bots.external import run_program
 from setback.bots.match import MatchPlan, match_fields
-from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command
+from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, hello_name
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.engine import game_record
@@ -35,8 +34,6 @@ from setback.server.config import ServerConfig
 from setback.server.history import replayed
 from setback.server.store import BY_CLOCK, GameRow
 
-STOP_SECONDS = 5.0
-"""How long an external bot may take to end after SIGTERM before it is killed."""
 SIT_DOWN_SECONDS = 30.0
 """How long every bot of a game has to take its seat before the match stops with an error."""
 
@@ -49,7 +46,9 @@ def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterat
 
 
 async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) -> list[dict[str, Any]]:
-    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5))
+    server = Server(ServerConfig(  # the match's own server: every table is made from 127.0.0.1, as fast as games end
+        host="127.0.0.1", port=0, db=str(db), idle_timeout=3600, reconnect_grace=5, max_tables_awaiting_address=1 << 16,
+    ))
     await server.start()
     address = Address("127.0.0.1", server.port)
     try:
@@ -62,10 +61,6 @@ async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) ->
         return list(await asyncio.gather(*(one(index) for index in indexes)))
     finally:
         await server.stop()
-
-
-STDERR_FD = 2
-"""Where a ``cmd:`` bot's own output goes: the process's standard error (stdout is the result)."""
 
 
 async def _play_one(plan: MatchPlan, index: int, server: Server, address: Address) -> dict[str, Any]:
@@ -87,32 +82,43 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
         if where == table:
             over.set()
 
+    refused: dict[str, str] = {}
+
+    def said_no(name: str, why: str) -> None:
+        refused[name] = why
+
     server.lobby.game_over_listeners.append(decided)
+    server.lobby.refusal_listeners.append(said_no)
     clocks = [Clock() for _ in seating]
     sdk: list[asyncio.Future[int]] = []
     external: list[asyncio.Future[int]] = []
     seated: list[tuple[str, asyncio.Future[Any]]] = []
     """Each seat's bot, named, as it plays: one that ends before the game does stops the match."""
+    names: list[str] = []
+    """The name each seat's bot says in its hello."""
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
+        name = hello_name(spec, index, seat, server.config.max_name_chars)
+        names.append(name)
         if spec.startswith(EXTERNAL):
-            external.append(asyncio.ensure_future(_external(spec, address, table, seat)))
+            external.append(asyncio.ensure_future(run_program(spec, address.host, address.port, table, seat, name)))
             seated.append((f"{spec} (seat {seat})", external[-1]))
         else:
             bot = bot_factory(spec)(seed + seat)
-            link = ServerLink(address, f"{spec}#{seat}", kind="bot")
+            link = ServerLink(address, name, kind="bot")
             sdk.append(asyncio.ensure_future(
                 play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
             ))
             seated.append((f"{spec} (seat {seat})", sdk[-1]))
     try:
-        await _until_over(over, server, table, index, seated)
+        await _until_over(over, server, table, index, seated, lambda seat: refused.get(names[seat]))
         server.flush()
         if sdk:  # they end on game_over, having counted their clocks; external programs never end
             await asyncio.wait(sdk, timeout=5)
     finally:
         await host.close()  # (its table, until someone sits there, closes with it)
         server.lobby.game_over_listeners.remove(decided)
+        server.lobby.refusal_listeners.remove(said_no)
         players: list[asyncio.Future[Any]] = [*sdk, *external]
         for player in players:
             player.cancel()
@@ -127,11 +133,13 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
 
 
 async def _until_over(
-    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]]
+    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]],
+    refusal: Callable[[int], str | None],
 ) -> None:
     """Wait for game ``index`` at ``table`` to end; :class:`ExternalBotError` as soon as a bot
     ends before it (a program that exits or cannot start) or some seat is still empty
-    :data:`SIT_DOWN_SECONDS` after the table was made."""
+    :data:`SIT_DOWN_SECONDS` after the table was made; the error says why the server refused
+    that seat's hello (``refusal(seat)``), if it did."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + SIT_DOWN_SECONDS
     ended = asyncio.ensure_future(over.wait())
@@ -140,16 +148,22 @@ async def _until_over(
             await asyncio.wait([ended, *(p for _, p in players)], timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
             if over.is_set():
                 return
-            for name, player in players:
+            for seat, (name, player) in enumerate(players):
                 if player.done():
-                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over")
+                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over"
+                                           + _refused(refusal(seat)))
             empty = [s.index for s in server.lobby.tables[table].seats if not s.taken]
             if empty and loop.time() > deadline:
                 seats = ", ".join(map(str, empty))
-                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s "
-                                       "(does the bot join the table in SETBACK_TABLE?)")
+                why = next((refusal(seat) for seat in empty if refusal(seat)), None)
+                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s"
+                                       + (_refused(why) if why else " (does the bot join the table in SETBACK_TABLE?)"))
     finally:
         ended.cancel()
+
+
+def _refused(why: str | None) -> str:
+    return f" (the server refused its hello: {why})" if why else ""
 
 
 def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
@@ -165,27 +179,3 @@ def _server_clock(row: GameRow, seat: int) -> Clock:
     """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
     chosen = [by for who, _, by in row.actions if who == seat]
     return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
-
-
-async def _external(spec: str, address: Address, table: str, seat: int) -> int:
-    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL);
-    its exit status if it ends first."""
-    command = external_command(spec)
-    env = {
-        **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
-        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": f"{command[0]}#{seat}",
-    }
-    process = await asyncio.create_subprocess_exec(  # what it prints is not the match's output: to stderr
-        *command, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=STDERR_FD
-    )
-    try:
-        return await process.wait()
-    finally:
-        if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), STOP_SECONDS)
-            except TimeoutError:
-                process.kill()
-                await process.wait()

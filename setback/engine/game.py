@@ -15,6 +15,7 @@ from setback.engine.events import (
     HandDealt,
     HandResult,
     HandScored,
+    HandThrownIn,
     Outcome,
     Passed,
     Phase,
@@ -55,9 +56,11 @@ class View:
     ``hand`` is the viewer's own cards (empty for a spectator); ``legal`` is non-empty
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
-    are set once bidding is over; ``trump`` once the pitcher has led. ``time_left`` is
-    the seconds left on the viewer's clock for this decision, given to :meth:`Game.view` by
-    whoever runs the clock (the server, the bot SDK); the engine keeps no clocks.
+    are set once bidding is over; ``trump`` once the pitcher has led. ``last_result`` is
+    the previous hand's result: None in the first hand and after a thrown-in one.
+    ``time_left`` is the seconds left on the viewer's clock for this decision, given to
+    :meth:`Game.view` by whoever runs the clock (the server, the bot SDK); the engine keeps
+    no clocks.
     """
 
     seat: int | None
@@ -229,6 +232,8 @@ class Game:
                 self._tricks = []
             elif isinstance(event, HandScored):
                 self._last_result = event.result
+            elif isinstance(event, HandThrownIn):  # the previous hand has no result
+                self._last_result = None
 
     def view(self, seat: int | None, time_left: float | None = None) -> View:
         """What ``seat`` may know now; ``None`` for a spectator. The only view ever sent to anyone.

@@ -3,17 +3,28 @@ down again where it was (spec.md section 13): one token a server and player name
 
 A token is a secret (it holds a seat), so the file is written for its owner only. Tokens
 older than :data:`KEPT_SECONDS` are dropped: no server holds a seat that long for someone
-who is away.
+who is away. Every client and bot of a user shares the file: each change is written to a
+temporary file of its own and moved over the file whole, so a reader never sees half of
+one, and a change is made under a lock (``seats.json.lock``), so that one process's change
+never writes over another's made meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import structlog
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; changes are still written whole, but not in turn
+    fcntl = None  # type: ignore[assignment]
 
 log = structlog.get_logger("setback.seat_tokens")
 
@@ -28,21 +39,48 @@ class SeatTokens:
         self.path = path
 
     def token(self, server: str, name: str) -> str | None:
-        """The token that held ``name``'s seat at ``server`` (``host:port``), if one is kept."""
+        """The token that held ``name``'s seat at ``server`` (``host:port``), if one is kept
+        and no other live process holds that seat: a kept token is for coming back to a seat
+        a process left (it stopped, or crashed), never for taking one from a process still
+        playing there."""
         entry = self._read().get(_key(server, name))
-        return str(entry["token"]) if entry else None
+        if not entry or _alive(entry.get("pid")):
+            return None
+        return str(entry["token"])
 
     def keep(self, server: str, name: str, token: str) -> None:
-        entries = self._read()
-        entries[_key(server, name)] = {"token": token, "at": time.time()}
-        self._write(entries)
-
-    def forget(self, server: str, name: str) -> None:
-        entries = self._read()
-        if entries.pop(_key(server, name), None) is not None:
+        """Keep ``token`` as this process's seat of ``name`` at ``server``."""
+        with self._changing():
+            entries = self._read()
+            entries[_key(server, name)] = {"token": token, "at": time.time(), "pid": os.getpid()}
             self._write(entries)
 
-    def _read(self) -> dict[str, dict[str, str | float]]:
+    def forget(self, server: str, name: str) -> None:
+        with self._changing():
+            entries = self._read()
+            if entries.pop(_key(server, name), None) is not None:
+                self._write(entries)
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold the file's lock from reading it to writing it back: another process's change
+        waits, then reads this one's. (No lock where there is no fcntl, or when the lock file
+        cannot be made: the change goes ahead all the same.)"""
+        lock = None
+        if fcntl is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                lock = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except OSError as exc:
+                log.warning("seat_tokens_not_locked", path=str(self.path), error=str(exc))
+        try:
+            yield
+        finally:
+            if lock is not None:
+                os.close(lock)  # which lets go of the lock
+
+    def _read(self) -> dict[str, dict[str, str | float | int]]:
         try:
             loaded = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -54,16 +92,36 @@ class SeatTokens:
             and isinstance(entry.get("at"), int | float) and now - entry["at"] < KEPT_SECONDS
         } if isinstance(loaded, dict) else {}
 
-    def _write(self, entries: dict[str, dict[str, str | float]]) -> None:
+    def _write(self, entries: dict[str, dict[str, str | float | int]]) -> None:
+        """Write ``entries`` to a temporary file of this process's own beside the file (for the
+        owner only, as mkstemp makes it), then move it over the file in one step."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial = self.path.with_suffix(".tmp")
-            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-                json.dump(entries, file)
-            partial.replace(self.path)
+            descriptor, partial = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+            try:
+                with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                    json.dump(entries, file)
+                os.replace(partial, self.path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(partial)
+                raise
         except OSError as exc:
             log.warning("seat_tokens_not_saved", path=str(self.path), error=str(exc))
+
+
+def _alive(pid: object) -> bool:
+    """Whether ``pid`` (as kept: a number, or missing in files written before it was) names
+    a running process other than this one."""
+    if not isinstance(pid, int) or pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, but is another user's
+        return True
+    return True
 
 
 def _key(server: str, name: str) -> str:

@@ -70,8 +70,14 @@ class IdOnly(msgspec.Struct):
     id: RequestId = None
 
 
+VERSION_PATTERN = r"^[0-9]+(\.[0-9]+)?$(?!\n)"
+"""``MAJOR.MINOR`` in ASCII digits, or ``MAJOR``, and nothing around them. Python's ``$`` (which
+msgspec uses) also matches before a final newline, JSON Schema's does not: the lookahead makes
+both read it as the end of the text (Python's end-of-text escape is no JSON Schema pattern)."""
+
+
 class Hello(ClientBase, tag="hello", kw_only=True):
-    version: Annotated[str, msgspec.Meta(pattern=r"^[0-9]+(\.[0-9]+)?$")]
+    version: Annotated[str, msgspec.Meta(pattern=VERSION_PATTERN)]
     """``MAJOR.MINOR`` (or ``MAJOR``)."""
     name: str
     kind: Literal["human", "bot"] = "human"

@@ -14,6 +14,7 @@ from setback.engine import (
     GameWon,
     HandDealt,
     HandScored,
+    HandThrownIn,
     Passed,
     PitcherChosen,
     Rules,
@@ -141,6 +142,9 @@ class WireViews:
             self.scores = list(event.result.scores)
             self._encoded.pop("last_result", None)
             self._encoded.pop("scores", None)
+        elif kind is HandThrownIn:  # the previous hand has no result
+            self.last_result = None
+            self._encoded.pop("last_result", None)
         elif kind is GameWon:
             assert isinstance(event, GameWon)
             self.phase = "game_over"

@@ -35,6 +35,10 @@ class ServerConfig:
     """A watched table of built-in bots only plays a move at most this often, so it can be followed."""
     max_write_buffer: int = 4 * 1024 * 1024
     """Bytes queued for a peer that does not read, after which it is dropped as dead."""
+    max_unread_output: int = 256 * 1024 * 1024
+    """Bytes queued for all peers together and not read yet: past it, the peers holding the
+    most are dropped as dead until the rest fits (so that 4,096 peers that never read cannot
+    take the server's memory)."""
     max_chat_chars: int = 500
     max_name_chars: int = 40
     max_tables: int = 10_000

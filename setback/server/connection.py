@@ -1,4 +1,11 @@
-"""One TCP connection: framing, limits, the hello, and handing requests to the lobby."""
+"""One peer's connection: framing, limits, the hello, and handing requests to the lobby.
+
+A :class:`Connection` is an asyncio protocol for a TCP stream of lines. A transport that
+frames messages itself (the browser table's WebSocket, ``setback.web``) is a shell around
+the same object: it hands it each message (:meth:`Connection.message_received`) and writes
+each line it is given (``writelines``) as one message, so every limit, error and rule of a
+line holds for a frame too.
+"""
 
 from __future__ import annotations
 
@@ -63,6 +70,11 @@ class Connection(asyncio.Protocol):
         self.config = config
         self.buffer = LineBuffer(config.max_line_bytes)
         self._out: list[bytes] = []
+        self._queued = 0
+        """The bytes in :attr:`_out`."""
+        self.held = 0
+        """The bytes queued for this peer or written and not yet taken by its socket, as last
+        counted: its share of the server's budget of unread output (:meth:`Server.hold`)."""
         self.transport: asyncio.Transport | None = None
         self.greeted = False
         self.closing = False
@@ -77,6 +89,8 @@ class Connection(asyncio.Protocol):
         self.opened = now
         self.last_heard = now
         self.last_pinged = now
+        self.closed_at = now
+        """When a fatal error or the server's goodbye began closing the connection."""
         self._allowance = float(config.message_burst)
         self._refilled = now
         self._dropped = 0
@@ -105,12 +119,37 @@ class Connection(asyncio.Protocol):
         if overlong and not self.gone():
             self.fatal(Code.LINE_TOO_LONG, f"a line is at most {self.config.max_line_bytes} bytes, newline included")
 
+    def message_received(self, message: bytes) -> None:
+        """One message from a transport that frames messages itself (a WebSocket text frame):
+        read exactly as a line, under the same limit (counting the newline a line would end with)."""
+        if self.closing:
+            return
+        if len(message) >= self.config.max_line_bytes:
+            self.fatal(Code.LINE_TOO_LONG, f"a message is at most {self.config.max_line_bytes - 1} bytes")
+            return
+        self.last_heard = time.monotonic()
+        self._line(message)
+
+    def binary_received(self) -> None:
+        """A message that is not text (a WebSocket binary frame): it counts, and is malformed."""
+        if self.closing:
+            return
+        self.last_heard = time.monotonic()
+        if not self._pay():
+            self._dropped_line(b"")
+            return
+        self.send(Error(code=Code.MALFORMED, message="a message is a JSON object in a text frame, not binary"))
+
     def gone(self) -> bool:
         """Closed, or closing after a fatal error: nothing more is read or sent."""
         return self.closing
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closing = True
+        self.transport = None  # nothing it held is held any more
+        self._out.clear()
+        self._queued = 0
+        self.server.hold(self, 0)
         self.server.release(self)
 
     # -- one line -------------------------------------------------------------------------------
@@ -118,9 +157,10 @@ class Connection(asyncio.Protocol):
     def _line(self, line: bytes) -> None:
         """One line. Every line costs a message of the rate limit, blank ones too, and pays
         before it is read; over the limit it is dropped unread. A line that may be an ``act``
-        is read first, and costs nothing if the table accepts it: the game paces those, and
-        a fast bot table must not stall (this is the server's hot path)."""
-        if b'"act"' in line:
+        or a ``ready`` is read first: an ``act`` the table accepts costs nothing, nor does the
+        ``ready`` a game's start asks of each seat (one a game). The game paces those, and a
+        fast bot table must not stall, however many games it plays (the server's hot path)."""
+        if b'"act"' in line or b'"ready"' in line:
             try:
                 message = decode_client(line)
             except ProtocolError as error:
@@ -136,6 +176,12 @@ class Connection(asyncio.Protocol):
                     refused = self._failed(message)
                 if refused and not self._pay():  # refused: it pays after all
                     self._dropped_line(line, message.id)
+                return
+            if isinstance(message, Ready) and message.ready and self.greeted and self.server.lobby.asks_ready(self):
+                try:
+                    self.server.lobby.handle(self, message)
+                except Exception:
+                    self._failed(message)
                 return
             if not self._pay():
                 self._dropped_line(line, message.id)
@@ -196,6 +242,8 @@ class Connection(asyncio.Protocol):
         try:
             welcome = self.server.lobby.greet(self, message)
         except RefusedError as refusal:
+            for listener in self.server.lobby.refusal_listeners:
+                listener(message.name, f"{refusal.code}: {refusal.message}")
             if refusal.code is Code.BAD_PASSWORD:
                 guard.wrong(self.host, now)
             if refusal.code in FATAL:
@@ -253,6 +301,9 @@ class Connection(asyncio.Protocol):
         self._out.append(line)
         if len(self._out) == 1:
             self.server.mark_dirty(self)
+        size = len(line)
+        self._queued += size
+        self.server.hold(self, self.held + size)
 
     def close_with(self, line: bytes) -> None:
         """Write ``line`` now, after anything still queued, and close."""
@@ -261,24 +312,51 @@ class Connection(asyncio.Protocol):
         self._out.append(line)
         self.flush_out()
         self.closing = True
-        self.transport.close()
+        self.closed_at = time.monotonic()
+        if self.transport is not None:  # (unless the flush found it dead)
+            self.transport.close()
 
     def discard_out(self) -> None:
         """Forget what is queued for this peer (it described records that could not be kept)."""
         self._out.clear()
+        self._queued = 0
+        self.server.hold(self, self.unread())
 
     def flush_out(self) -> None:
-        """Write everything queued for this peer in one go; drop a peer that has stopped reading."""
-        data = b"".join(self._out)
-        self._out.clear()
+        """Write everything queued for this peer in one go (a line a message, for a transport
+        that frames them); drop a peer that has stopped reading."""
         transport = self.transport
-        if not data or transport is None or transport.is_closing():
+        if not self._out or transport is None or transport.is_closing():
+            self._out.clear()
+            self._queued = 0
+            self.server.hold(self, self.unread())
             return
-        transport.write(data)
-        if transport.get_write_buffer_size() > self.config.max_write_buffer:
-            log.warning("slow_peer_dropped", peer=self.address, name=self.name)
-            self.closing = True
-            transport.abort()
+        transport.writelines(self._out)
+        self._out.clear()
+        self._queued = 0
+        self.server.hold(self, self.unread())
+        if self.held > self.config.max_write_buffer:
+            self.drop_as_dead("slow_peer_dropped")
+
+    def unread(self) -> int:
+        """The bytes queued for this peer or written and not yet taken by its socket, now
+        (also while a closing connection waits for its peer to read its last lines)."""
+        transport = self.transport
+        return self._queued + (0 if transport is None else transport.get_write_buffer_size())
+
+    def drop_as_dead(self, why: str) -> None:
+        """Close at once, dropping whatever the peer has not read: it has stopped reading, so
+        it would not read an error either. Its seat is kept for the grace period."""
+        transport = self.transport
+        if transport is None:
+            return
+        log.warning(why, peer=self.address, name=self.name, unread=self.held)
+        self.closing = True
+        self.transport = None  # nothing more is written, nor counted
+        self._out.clear()
+        self._queued = 0
+        transport.abort()
+        self.server.hold(self, 0)
 
     def fatal(self, code: Code, message: str, request: object = None) -> None:
         """Send a fatal error and close once it is flushed."""
@@ -287,13 +365,18 @@ class Connection(asyncio.Protocol):
         self.send(Error(id=request if isinstance(request, int | str) else None, code=code, message=message, fatal=True))
         self.flush_out()
         self.closing = True
+        self.closed_at = time.monotonic()
         if self.transport is not None:
             self.transport.close()
         log.info("closed", peer=self.address, code=str(code))
 
     def tick(self, now: float) -> None:
-        """Called every second: hello and idle timeouts, heartbeats."""
+        """Called every second: hello and idle timeouts, heartbeats; a connection closing after
+        a fatal error whose peer has not read it within the idle timeout is dropped (a close
+        waits for the peer to read what it was sent, for ever if it never does)."""
         if self.closing:
+            if self.transport is not None and now - self.closed_at > self.config.idle_timeout:
+                self.drop_as_dead("closed_peer_not_reading")
             return
         if not self.greeted and now - self.opened > self.config.hello_timeout:
             self.fatal(Code.HELLO_TIMEOUT, f"no hello within {self.config.hello_timeout:g} s")

@@ -10,24 +10,43 @@ from typing import Any
 
 import msgspec
 
-from setback.engine import Game, game_record, parse_action, replay_record
+from setback.engine import Game, Rules, game_record, replay_record
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import WireRules
-from setback.server.store import BY_CLOCK, BY_STAND_IN, GameRow, Store, stood_in_seats
+from setback.server.store import BY_CLOCK, BY_STAND_IN, DamagedRecordError, GameRow, Store, replay, stood_in_seats
 from setback.telling.narrate import narrate
 from setback.telling.story import rules_text
 
 
 def replayed(row: GameRow) -> Game:
-    """The game a stored row describes, replayed from its seed and actions."""
-    game = Game(rules_from_wire(msgspec.convert(row.rules, WireRules)), row.seed)
-    for _seat, text, _by in row.actions:
-        game.apply(parse_action(text))
-    return game
+    """The game a stored row describes, replayed from its seed and actions: a
+    :class:`DamagedRecordError` naming it if they do not replay."""
+    try:
+        return replay(Game(_rules(row), row.seed), row.actions)
+    except ValueError as exc:
+        raise DamagedRecordError(row.id, row.table_id, str(exc)) from None
+
+
+def _rules(row: GameRow) -> Rules:
+    """The rules a stored row names (a ValueError if they are not rules)."""
+    return rules_from_wire(msgspec.convert(row.rules, WireRules))
+
+
+def export_records(store: Store) -> Iterator[dict[str, Any]]:
+    """Every finished game's record (:func:`export_record`), oldest first. A game whose
+    record cannot be read or replayed is left out, and said to be in the log (on stderr)."""
+    for row in reversed(store.finished_games()):
+        try:
+            record = export_record(row)
+        except DamagedRecordError as exc:
+            exc.left_out()
+            continue
+        yield record
 
 
 def export_record(row: GameRow) -> dict[str, Any]:
-    """The same JSONL record as ``setback match --out`` writes, with where and when it was played."""
+    """The same JSONL record as ``setback match --out`` writes, with where and when it was played
+    (a :class:`DamagedRecordError` if its actions do not replay)."""
     return game_record(
         replayed(row),
         players=row.players,
@@ -56,17 +75,30 @@ def _iso(stamp: float | None) -> str | None:
     return datetime.datetime.fromtimestamp(stamp, datetime.UTC).isoformat(timespec="seconds")
 
 
+class _Outcome(msgspec.Struct):
+    """What a history row shows of a game's outcome (section 5 of spec.md)."""
+
+    winner: int | None = None
+    reason: str | None = None
+    scores: list[int] | None = None
+
+
 def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
-    """One summary a finished game, newest first."""
+    """One summary a finished game, newest first. A game whose record cannot be read is left
+    out, and said to be in the log (on stderr)."""
     rows = []
     for row in store.finished_games(limit):
-        outcome = row.outcome or {}
-        winner = outcome.get("winner")
-        rules = rules_from_wire(msgspec.convert(row.rules, WireRules))
+        try:
+            rules = _rules(row)
+            outcome = msgspec.convert(row.outcome or {}, _Outcome)
+        except ValueError as exc:
+            DamagedRecordError(row.id, row.table_id, str(exc)).left_out()
+            continue
         rows.append({
-            "game_id": row.id, "table": row.table_id, "players": row.players, "rules": row.rules,
-            "scores": outcome.get("scores"), "winner_side": winner, "reason": outcome.get("reason"),
-            "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == winner],
+            "game_id": row.id, "table": row.table_id, "players": row.players,
+            "rules": msgspec.to_builtins(rules_to_wire(rules)), "scores": outcome.scores,
+            "winner_side": outcome.winner, "reason": outcome.reason,
+            "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == outcome.winner],
             "stood_in": stood_in(row), "rated": row.rated, "finished": _iso(row.finished),
         })
     return rows

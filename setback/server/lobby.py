@@ -15,7 +15,7 @@ import msgspec
 import structlog
 
 from setback.bots import BUILTIN
-from setback.engine import Game
+from setback.engine import Game, Rules
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import (
@@ -51,7 +51,7 @@ from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
-from setback.server.store import Store, token_hash
+from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
 
 LISTED_TABLES = 256
@@ -80,15 +80,23 @@ class Lobby:
     """Tables whose update waits for the end of the turn: one update a table a turn."""
     made: dict[Peer, list[Table]] = field(default_factory=dict)
     """The tables each peer made that may still wait for it (see :attr:`Table.creator`)."""
+    made_from: dict[str, set[str]] = field(default_factory=dict)
+    """The open tables made from each address, by id, whichever of its connections made them,
+    connected or gone: what an address holds outlives its connections."""
+    _maker: dict[str, str] = field(default_factory=dict)
+    """The address each table of :attr:`made_from` was made from, by the table's id."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
+    refusal_listeners: list[Callable[[str, str], None]] = field(default_factory=list)
+    """Called with the name a refused hello gave and why it was refused (``code: message``),
+    so that a match runner can say why a program it started never sat down."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     # -- greeting ---------------------------------------------------------------------------
 
     def greet(self, peer: Peer, hello: Hello) -> Welcome:
         """Check a hello, take the peer in, give back its seat if its token holds one."""
-        major, _, _minor = hello.version.partition(".")
+        major = hello.version.partition(".")[0].lstrip("0")  # as a number: "01" is 1 (and int() stops at 4,300 digits)
         if major != str(MAJOR):
             raise RefusedError(
                 Code.VERSION_UNSUPPORTED,
@@ -168,7 +176,9 @@ class Lobby:
 
     def _check_awaiting(self, peer: Peer) -> None:
         """A connection may have at most ``max_tables_awaiting_maker`` tables it made and has not
-        sat at or watched yet."""
+        sat at or watched yet; an address, ``max_tables_awaiting_address`` tables it made that
+        are there only for someone to come (back): their maker, or players who dropped, while
+        no connection is at them (every connection it ever had counts, not only those open)."""
         waiting = self.made[peer] = [t for t in self.made.get(peer, []) if t.creator is peer]
         limit = self.config.max_tables_awaiting_maker
         if len(waiting) >= limit:
@@ -176,10 +186,12 @@ class Lobby:
                 Code.TABLE_FULL, f"you have made {limit} tables you have not sat at or watched yet: go to one first"
             )
         limit = self.config.max_tables_awaiting_address
-        same_address = (t for maker, made in self.made.items() if maker.host == peer.host for t in made)
-        if sum(1 for t in same_address if t.creator is not None) >= limit:
+        made = (self.tables[t] for t in self.made_from.get(peer.host, ()))
+        if sum(1 for t in made if t.creator is not None or t.nobody_here()) >= limit:
             raise RefusedError(
-                Code.TABLE_FULL, f"{limit} tables made from {peer.host} wait for their makers: go to one first"
+                Code.TABLE_FULL,
+                f"{limit} tables made from {peer.host} wait for their makers or for players who dropped: "
+                "go to one first, or wait for them to close",
             )
 
     # -- requests ---------------------------------------------------------------------------------
@@ -196,6 +208,12 @@ class Lobby:
             return True
         return False
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see
+        :meth:`Table.asks_ready`): the game paces it, so it costs nothing of the rate limit."""
+        table = self.where.get(peer)
+        return table is not None and table.asks_ready(peer)
+
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
             case ListTables():
@@ -207,6 +225,8 @@ class Lobby:
                 table = self._create(message)
                 table.creator = peer
                 self.made[peer].append(table)
+                self.made_from.setdefault(peer.host, set()).add(table.id)
+                self._maker[table.id] = peer.host
                 reply = table.info()
                 reply.invite = table.options.invite
                 peer.send(TableUpdate(id=message.id, table=reply))
@@ -319,22 +339,45 @@ class Lobby:
     # -- records --------------------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Bring back every open table from the store, unfinished games where they stood; a
-        local server's leftover tables are closed instead, and a local server brings back
-        nothing (see :attr:`ServerConfig.local`)."""
+        """Bring back every open table from the store, unfinished games where they stood (a
+        table whose records cannot be read or replayed comes back broken, and every other
+        table all the same); a local server's leftover tables are closed instead, and a local
+        server brings back nothing (see :attr:`ServerConfig.local`)."""
         self._ids = itertools.count(self.store.last_table_number() + 1)
         for row in self.store.open_tables():
             if row.options.get("local"):  # its client is gone: nobody can sit there again
-                self.store.close_table(row.id, row.game.id if row.game else None)
+                self.store.close_table(row.id, row.game_id)
                 log.info("local_table_closed", table=row.id)
                 continue
             if self.config.local:
                 continue  # a `setback serve` table: not this server's to play
-            options = options_from_saved(row.name, row.options, self._waits())
-            table = self.tables[row.id] = self._new_table(row.id, options)
-            table.restore(row)
-            log.info("table_restored", table=row.id, game=row.game.id if row.game else None)
+            table = self.tables[row.id] = self._restored(row)
             self._tidy(table)  # nobody sat there or may come back: it closes now, as it would have
+
+    def _restored(self, row: TableRow) -> Table:
+        """The table ``row`` describes, its game where it stood; or, if its records cannot be
+        read or replayed, the table broken (:meth:`Table.restore_failed`), named in the log."""
+        waits = self._waits()
+        try:
+            options = options_from_saved(row.name, row.options, waits)
+        except Exception as exc:  # options a damaged record holds: anything may fail on them
+            options = TableOptions(name=row.name, rules=Rules(), clock=Clock(), waits=waits)
+            return self._not_restored(self._new_table(row.id, options), row, row.damage or _reason(exc))
+        table = self._new_table(row.id, options)
+        if row.damage is not None:
+            return self._not_restored(table, row, row.damage)
+        try:
+            table.restore(row)
+        except Exception as exc:  # whatever a damaged record makes the replay raise: it breaks this table only
+            return self._not_restored(table, row, _reason(exc))
+        log.info("table_restored", table=row.id, game=row.game_id)
+        return table
+
+    @staticmethod
+    def _not_restored(table: Table, row: TableRow, reason: str) -> Table:
+        log.error("table_not_restored", table=row.id, game=row.game_id, reason=reason)
+        table.restore_failed(reason, row.games_played)
+        return table
 
     def _game_over(self, table: Table, game: Game) -> None:
         """A game is decided and recorded: rate it, then tell whoever listens."""
@@ -442,9 +485,21 @@ class Lobby:
     def _tidy(self, table: Table) -> None:
         if table.may_close() and table.id in self.tables:
             del self.tables[table.id]
+            host = self._maker.pop(table.id, None)
+            if host is not None:
+                made = self.made_from[host]
+                made.discard(table.id)
+                if not made:
+                    del self.made_from[host]
             table.close()
             self.store.close_table(table.id, table.game_id)
             log.info("table_closed", table=table.id)
             closed = encode(TableClosed(table=table.id))
             for peer in self.browsing:
                 peer.send_line(closed)
+
+
+def _reason(exc: Exception) -> str:
+    """Why a table could not be restored, in one line: a ValueError's message says it (a
+    record that does not read or replay); any other exception's needs its type too."""
+    return str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"

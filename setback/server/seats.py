@@ -62,6 +62,10 @@ class Seat:
     timeouts: int = 0
     """Consecutive decisions lost to the clock."""
     total_timeouts: int = 0
+    """Decisions lost to the clock in the game in play (between games, in the last one)."""
+    owes_ready: bool = False
+    """A game's start cleared the seat's readiness, and its player has not said ready since:
+    the game asks for that ``ready``, which costs nothing of the rate limit."""
     grace: asyncio.TimerHandle | None = None
 
     @property

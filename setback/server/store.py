@@ -14,6 +14,10 @@ recording cheap on the server's hot path). A game's row names the turns its acti
 journal rows and keeps its own actions. Nothing is copied or deleted when a game ends, so
 a game's end costs its turn no more than any other turn. (Files of schema 3 and older kept
 a finished game's actions in its row, ``games.actions``; those games are read from there.)
+
+Whatever is read back is checked, row by row, since a damaged file may hold anything in any
+column: a game whose row or journal turns do not hold what they must is a
+:class:`DamagedRecordError` naming it, and costs whoever reads only that game.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ import contextlib
 import errno
 import hashlib
 import itertools
-import json
 import operator
 import os
 import sqlite3
@@ -30,16 +33,21 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Annotated, Any, Literal, TypeVar
 
 import msgspec
+import structlog
+
+from setback.engine import Game, parse_action
 
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; one server a file is then up to the user
     fcntl = None  # type: ignore[assignment]
+
+log = structlog.get_logger("setback.store")
 
 SCHEMA_VERSION = 4
 CHECKPOINT_SECONDS = 2.0
@@ -107,6 +115,18 @@ def stood_in_seats(actions: list[Recorded]) -> frozenset[int]:
     return frozenset(seat for seat, _, by in actions if by == BY_STAND_IN)
 
 
+def replay(game: Game, actions: list[Recorded]) -> Game:
+    """``game``, new from its rules and seed, played on through the recorded ``actions``, each by
+    the seat that took it: a ValueError naming the first action that does not read or is not
+    that seat's to take then (a damaged record, or a seed that is not the game's)."""
+    for number, (seat, text, _by) in enumerate(actions):
+        try:
+            game.apply(parse_action(text), seat)
+        except ValueError as exc:
+            raise ValueError(f"action {number} ({text!r} by seat {seat}): {exc}") from None
+    return game
+
+
 def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
 
@@ -121,6 +141,27 @@ _IN_PLAY = "finished IS NULL AND actions IS NULL AND last_move IS NULL"
 
 class StoreInUseError(OSError):
     """Another running server writes the file: two writers would give out the same ids."""
+
+
+class NewerSchemaError(sqlite3.DatabaseError):
+    """The file is the records of a newer setback, of a schema this one does not know: it is
+    not a records file this one can use (the command line says so in one line)."""
+
+
+class DamagedRecordError(ValueError):
+    """A game's record in the file cannot be read, or does not replay: which game, and why.
+
+    Only that game is lost to whoever reads it: the others read as before."""
+
+    def __init__(self, game_id: int, table_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id} at table {table_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.table_id = table_id
+        self.reason = reason
+
+    def left_out(self) -> None:
+        """Say in the log (on stderr) that the game is left out of what was read."""
+        log.warning("game_unreadable", game=self.game_id, table=self.table_id, reason=self.reason)
 
 
 class Holder(msgspec.Struct, omit_defaults=True):
@@ -165,7 +206,7 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class SeatRow:
     seat: int
-    kind: str
+    kind: Literal["empty", "human", "bot", "builtin"]
     name: str | None
     token_hash: str | None
     bot: str | None
@@ -195,7 +236,82 @@ class TableRow:
     games_played: int
     seats: list[SeatRow]
     game: GameRow | None
-    """The table's unfinished game, if it has one."""
+    """The table's unfinished game, if it has one (and it could be read)."""
+    game_id: int | None = None
+    """The id of the table's unfinished game, if it has one."""
+    damage: str | None = None
+    """Why the table's records cannot be read (its options, seats or unfinished game), if they cannot."""
+
+
+class _TableColumns(msgspec.Struct):
+    """A ``tables`` row as the file holds it, checked: a damaged file may hold anything anywhere."""
+
+    id: str
+    number: int
+    name: str
+    options: str
+    games_played: int
+
+
+class _GameColumns(msgspec.Struct):
+    """A ``games`` row as the file holds it, checked (its JSON columns still text)."""
+
+    id: int
+    table_id: str
+    number: int
+    seed: Annotated[int, msgspec.Meta(ge=0)]
+    rules: str
+    players: str
+    rated: int
+    started: float
+    finished: float | None
+    outcome: str | None
+    first_move: int
+    last_move: int | None
+    actions: str | None
+
+
+Columns = TypeVar("Columns")
+
+
+def _checked(row: tuple[Any, ...], kind: type[Columns], names: tuple[str, ...]) -> Columns:
+    """``row``, whose columns are ``names``, as a ``kind``: ValueError naming the column that is not as it should be."""
+    return msgspec.convert(dict(zip(names, row, strict=True)), kind)
+
+
+_SEAT_COLUMNS = ("seat", "kind", "name", "token_hash", "bot")
+_TABLE_COLUMNS: tuple[str, ...] = _TableColumns.__struct_fields__
+_GAME_COLUMNS: tuple[str, ...] = _GameColumns.__struct_fields__
+
+_object_decoder = msgspec.json.Decoder(dict[str, Any])
+"""Table options, a game's rules, a game's outcome."""
+_players_decoder = msgspec.json.Decoder(list[str])
+_sealed_decoder = msgspec.json.Decoder(list[tuple[int, str, int | bool]])
+"""A finished game's actions in its row (files of schema 3 and older): seat, action, who chose it."""
+
+Decoded = TypeVar("Decoded")
+
+
+def _decoded(decoder: msgspec.json.Decoder[Decoded], text: str, what: str) -> Decoded:
+    """A JSON column read with ``decoder``: ValueError naming the column ``what`` if it cannot be."""
+    try:
+        return decoder.decode(text)
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _game_row(row: _GameColumns, journaled: list[Recorded]) -> GameRow:
+    """The game a checked ``games`` row holds: ValueError naming the column that cannot be read."""
+    if row.actions is None:
+        actions = journaled
+    else:  # a game a file of schema 3 or older finished: its actions in its row
+        actions = [(seat, action, int(by)) for seat, action, by in _decoded(_sealed_decoder, row.actions, "actions")]
+    outcome = None if row.outcome is None else _decoded(_object_decoder, row.outcome, "outcome")
+    return GameRow(
+        row.id, row.table_id, row.number, row.seed, _decoded(_object_decoder, row.rules, "rules"),
+        _decoded(_players_decoder, row.players, "players"), bool(row.rated), row.started, row.finished,
+        outcome, actions,
+    )
 
 
 class Store:
@@ -205,9 +321,12 @@ class Store:
         if path is not None and str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path) if path is not None else ":memory:"
+        existed = self.path != ":memory:" and Path(self.path).exists()
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        if existed and self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
+            log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
         self._migrate()
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -239,7 +358,10 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         version = int(row[0]) if row else SCHEMA_VERSION
         if version > SCHEMA_VERSION:
-            raise RuntimeError(f"{self.path} has schema {version}; this setback knows up to {SCHEMA_VERSION}")
+            raise NewerSchemaError(
+                f"{self.path} has schema {version}, from a newer setback; this one reads up to schema "
+                f"{SCHEMA_VERSION}: open it with a setback as new as the one that wrote it"
+            )
         if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
             self._migrate_1_to_2()
         if version <= 2:
@@ -465,68 +587,107 @@ class Store:
     # -- reads ------------------------------------------------------------------------------
 
     def open_tables(self) -> list[TableRow]:
-        """Every table not closed, with its seats and its unfinished game."""
+        """Every table not closed, with its seats and its unfinished game. A table whose records
+        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`)."""
         self.commit()
-        rows = []
-        for table_id, number, name, options, games_played in self.db.execute(
-            "SELECT id, number, name, options, games_played FROM tables WHERE closed IS NULL ORDER BY number"
-        ):
+        return [
+            self._open_table(row)
+            for row in self.db.execute(
+                f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
+            ).fetchall()
+        ]
+
+    def _open_table(self, row: tuple[Any, ...]) -> TableRow:
+        table_id = str(row[0])
+        unfinished = self.db.execute(
+            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (row[0],)
+        ).fetchone()
+        game_id = int(unfinished[0]) if unfinished else None
+        try:
+            table = _checked(row, _TableColumns, _TABLE_COLUMNS)
+            options = _decoded(_object_decoder, table.options, "options")
             seats = [
-                SeatRow(*r)
-                for r in self.db.execute(
-                    "SELECT seat, kind, name, token_hash, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                _checked(seat, SeatRow, _SEAT_COLUMNS)
+                for seat in self.db.execute(
+                    f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE table_id = ? ORDER BY seat", (row[0],)
                 )
             ]
-            unfinished = self.db.execute(
-                f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
-            ).fetchone()
-            game = self.game(unfinished[0]) if unfinished else None
-            rows.append(TableRow(table_id, number, name, json.loads(options), games_played, seats, game))
-        return rows
+        except ValueError as exc:
+            return TableRow(table_id, 0, table_id, {}, 0, [], None, game_id, str(exc))
+        opened = TableRow(table.id, table.number, table.name, options, table.games_played, seats, None, game_id)
+        try:
+            return replace(opened, game=self.game(game_id) if game_id is not None else None)
+        except DamagedRecordError as exc:
+            return replace(opened, damage=exc.reason)
 
     def last_table_number(self) -> int:
+        """The highest number a table was given, as its number or in its id (``t3``): a table
+        whose number is damaged still keeps its id from being given again."""
         self.commit()
-        row = self.db.execute("SELECT MAX(number) FROM tables").fetchone()
+        row = self.db.execute(
+            "SELECT MAX(n) FROM (SELECT number AS n FROM tables WHERE typeof(number) = 'integer' "
+            "UNION ALL SELECT CAST(substr(id, 2) AS INTEGER) FROM tables WHERE id GLOB 't[0-9]*')"
+        ).fetchone()
         return int(row[0] or 0)
 
     def game(self, game_id: int) -> GameRow | None:
-        games = self._games("WHERE id = ?", (game_id,))
-        return games[0] if games else None
+        """The game ``game_id``, or None if there is none: :class:`DamagedRecordError` if its record cannot be read."""
+        return self._one(self._games("WHERE id = ?", (game_id,)))
 
     def finished_game_at(self, table_id: str) -> GameRow | None:
         """The first finished game of a table."""
-        games = self._games("WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,))
+        return self._one(self._games("WHERE table_id = ? AND finished IS NOT NULL ORDER BY id LIMIT 1", (table_id,)))
+
+    @staticmethod
+    def _one(found: tuple[list[GameRow], list[DamagedRecordError]]) -> GameRow | None:
+        games, damaged = found
+        if damaged:
+            raise damaged[0]
         return games[0] if games else None
 
     def finished_games(self, limit: int | None = None) -> list[GameRow]:
-        """The newest finished games first (every one, or the ``limit`` newest)."""
+        """The newest finished games first (every one, or the ``limit`` newest). A game whose
+        record cannot be read is left out, and said to be in the log (``game_unreadable``)."""
         where = "WHERE finished IS NOT NULL ORDER BY id DESC"
-        return self._games(where + (" LIMIT ?" if limit else ""), (int(limit),) if limit else ())
+        games, damaged = self._games(where + (" LIMIT ?" if limit else ""), (int(limit),) if limit else ())
+        for damage in damaged:
+            damage.left_out()
+        return games
 
-    def _games(self, where: str, args: tuple[Any, ...]) -> list[GameRow]:
-        """The games a ``WHERE ...`` clause picks, in its order, each with its actions."""
-        rows = self.db.execute(
-            "SELECT id, table_id, number, seed, rules, players, rated, started, finished, outcome, first_move, "
-            f"last_move, actions FROM games {where}",
-            args,
-        ).fetchall()
-        actions = self._journal_actions({row[0]: (row[10], row[11]) for row in rows if row[12] is None})
-        for row in rows:
-            if row[12] is not None:  # a game a file of schema 3 or older finished: its actions in its row
-                actions[row[0]] = [(seat, action, int(by)) for seat, action, by in json.loads(row[12])]
-        return [
-            GameRow(
-                gid, table_id, number, seed, json.loads(rules), json.loads(players), bool(rated), started, finished,
-                json.loads(outcome) if outcome else None, actions[gid],
-            )
-            for gid, table_id, number, seed, rules, players, rated, started, finished, outcome, *_ in rows
-        ]
+    def _games(self, where: str, args: tuple[Any, ...]) -> tuple[list[GameRow], list[DamagedRecordError]]:
+        """The games a ``WHERE ...`` clause picks, in its order, each with its actions; and those
+        of them whose record cannot be read, each saying why."""
+        games: list[GameRow] = []
+        damaged: list[DamagedRecordError] = []
+        checked: list[_GameColumns] = []
+        for row in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games {where}", args).fetchall():
+            try:
+                checked.append(_checked(row, _GameColumns, _GAME_COLUMNS))
+            except ValueError as exc:
+                damaged.append(DamagedRecordError(int(row[0]), str(row[1]), str(exc)))
+        journaled, unreadable = self._journal_actions(
+            {row.id: (row.first_move, row.last_move) for row in checked if row.actions is None}
+        )
+        for row in checked:
+            reason = unreadable.get(row.id)
+            if reason is None:
+                try:
+                    games.append(_game_row(row, journaled.get(row.id, [])))
+                    continue
+                except ValueError as exc:
+                    reason = str(exc)
+            damaged.append(DamagedRecordError(row.id, row.table_id, reason))
+        return games, damaged
 
-    def _journal_actions(self, spans: dict[int, tuple[int, int | None]]) -> dict[int, list[Recorded]]:
+    def _journal_actions(
+        self, spans: dict[int, tuple[int, int | None]]
+    ) -> tuple[dict[int, list[Recorded]], dict[int, str]]:
         """Each game's actions, read from the journal turns it spans (first, last; last None
-        while it is played). Overlapping spans are read once: a file's every game, as an
-        export asks for, is one pass over the journal."""
+        while it is played), and why for each game a turn it spans cannot be read. Overlapping
+        spans are read once: a file's every game, as an export asks for, is one pass over the
+        journal."""
         found: dict[int, list[Recorded]] = {game_id: [] for game_id in spans}
+        unreadable: dict[int, str] = {}
         merged: list[tuple[int, int]] = []
         for first, last in sorted((first, sys.maxsize if last is None else last) for first, last in spans.values()):
             if merged and first <= merged[-1][1] + 1:
@@ -534,13 +695,20 @@ class Store:
             else:
                 merged.append((first, last))
         for first, last in merged:
-            for (turn,) in self.db.execute(
-                "SELECT actions FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
+            for number, turn in self.db.execute(
+                "SELECT turn, actions FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
             ):
-                for owner, seat, action, by in _journal_decoder.decode(turn):
+                try:
+                    entries = _journal_decoder.decode(turn)
+                except (msgspec.DecodeError, TypeError) as exc:  # TypeError: not even text
+                    for game_id, (start, end) in spans.items():  # whose actions it held is lost with it
+                        if start <= number and (end is None or number <= end):
+                            unreadable.setdefault(game_id, f"journal turn {number}: {exc}")
+                    continue
+                for owner, seat, action, by in entries:
                     if owner in found:
                         found[owner].append((seat, action, int(by)))
-        return found
+        return found, unreadable
 
     def ratings(self) -> list[tuple[str, float, int, int]]:
         return list(self.db.execute("SELECT player, rating, games, wins FROM ratings ORDER BY rating DESC, player"))

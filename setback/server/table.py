@@ -40,7 +40,17 @@ from setback.protocol.views import WireViews
 from setback.server.peer import Peer
 from setback.server.ratings import rating_name
 from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOptions, builtin_bot
-from setback.server.store import BY_CLOCK, BY_PLAYER, BY_STAND_IN, SeatRow, Store, TableRow, stood_in_seats, token_hash
+from setback.server.store import (
+    BY_CLOCK,
+    BY_PLAYER,
+    BY_STAND_IN,
+    SeatRow,
+    Store,
+    TableRow,
+    replay,
+    stood_in_seats,
+    token_hash,
+)
 
 log = structlog.get_logger("setback.table")
 QUIET_THINK_SECONDS = 0.01
@@ -71,6 +81,8 @@ class Table:
     it). The game's actions themselves are the engine's and the journal's: kept once."""
     games_played: int = 0
     broken: bool = False
+    damage: str | None = None
+    """Why the table's records could not be restored, if they could not (see :meth:`restore_failed`)."""
     creator: Peer | None = None
     """The connection that made the table, until it sits or watches here, or goes: the table
     waits for it (someone passing through does not close it), then closes once it empties."""
@@ -121,8 +133,9 @@ class Table:
     def may_close(self) -> bool:
         """Nobody is here or expected back, and no game is in play that must end first: a game
         with a hand limit is played out by its bots (its result counts), one without is not,
-        nor one of built-in bots only (nobody plays it for anyone)."""
-        if self.creator is not None or not self.is_abandoned():
+        nor one of built-in bots only (nobody plays it for anyone). A table whose records could
+        not be restored never closes: closing it would record over them."""
+        if self.creator is not None or self.damage is not None or not self.is_abandoned():
             return False
         only_bots = all(s.kind == "builtin" for s in self.seats)
         return not self.playing or only_bots or self.options.rules.hand_limit is None
@@ -188,6 +201,12 @@ class Table:
             raise RefusedError(Code.TABLE_FULL, "every seat is taken")
         return free
 
+    def asks_ready(self, peer: Peer) -> bool:
+        """Whether a ``ready`` from ``peer`` now is the one the game asks for: the first that
+        marks its seat ready since a game started (one a seat a game)."""
+        seat = self.seat_of(peer)
+        return seat is not None and seat.owes_ready and not (self.playing and seat.bot is not None)
+
     def set_ready(self, peer: Peer, ready: bool) -> None:
         seat = self.seat_of(peer)
         if seat is None:
@@ -198,6 +217,8 @@ class Table:
             log.info("seat_taken_back", table=self.id, seat=seat.index)
         else:
             seat.ready = ready
+            if ready:
+                seat.owes_ready = False
         self._changed(soon=True)
 
     def leave(self, peer: Peer) -> None:
@@ -322,8 +343,10 @@ class Table:
         self.game_id = self.store.start_game(self.id, self.games_played, seed, rules, names, rated)
         self._begin(Game(self.options.rules, seed))
         for seat in self.seats:
+            seat.total_timeouts = 0  # a table info counts this game's
             if seat.kind != "builtin":
                 seat.ready = False
+                seat.owes_ready = True
                 seat.seat_bot(None)
                 seat.timeouts = 0
         started = GameStarted(
@@ -338,13 +361,21 @@ class Table:
         """Take back the seats and the unfinished game of a table read from the store.
 
         Nobody is connected yet: every player's seat waits the grace period for its token;
-        the unfinished game is replayed from its seed and actions to exactly where it stood,
-        and the seat to act is asked again (with a new request number and a fresh clock).
+        the unfinished game is replayed from its seed and actions, each by the seat that
+        took it, to exactly where it stood, and the seat to act is asked again (with a new
+        request number and a fresh clock). Records this table cannot play on (an action
+        that is not legal or not that seat's, a seat the table does not have) raise a
+        ValueError before anything is taken back: see :meth:`restore_failed`.
         """
+        saved_game = row.game
+        game = None if saved_game is None else replay(Game(self.options.rules, saved_game.seed), saved_game.actions)
+        for saved in row.seats:
+            if not 0 <= saved.seat < len(self.seats):
+                raise ValueError(f"a seat {saved.seat} at a table of {len(self.seats)}")
         self.games_played = row.games_played
         for saved in row.seats:
             seat = self.seats[saved.seat]
-            seat.kind = saved.kind  # type: ignore[assignment]
+            seat.kind = saved.kind
             seat.name = saved.name
             seat.token_hash = saved.token_hash
             seat.builtin = saved.bot
@@ -358,14 +389,11 @@ class Table:
                 seat.grace = loop.call_later(
                     self.options.waits.reconnect_grace, self._grace_over, seat.index, seat.token_hash
                 )
-        if row.game is None:
+        if saved_game is None or game is None:
             return
-        game = Game(self.options.rules, row.game.seed)
-        for _seat, text, _timed_out in row.game.actions:
-            game.apply(parse_action(text))
-        self.game_id = row.game.id
+        self.game_id = saved_game.id
         self._begin(game)
-        self.stood_in = set(stood_in_seats(row.game.actions))
+        self.stood_in = set(stood_in_seats(saved_game.actions))
         self._sent = game.event_count
         assert self._views is not None
         for event in game.events:
@@ -375,6 +403,14 @@ class Table:
         if pending is not None and pending.timer is not None and self.seats[pending.seat].peer is None:
             pending.timer.cancel()  # the server was away, not the player: the clock waits for them
             pending.timer = pending.deadline = None
+
+    def restore_failed(self, reason: str, games_played: int) -> None:
+        """The table's records could not be restored (``reason``): it is broken, holds no seat
+        and stays so, listed, until the server stops. Nothing of it is recorded again, so its
+        records stay as they were, for the next start to try again (spec.md, "Durability")."""
+        self.broken = True
+        self.damage = reason
+        self.games_played = games_played
 
     def _begin(self, game: Game) -> None:
         self.game = game
@@ -519,7 +555,7 @@ class Table:
         assert self.game is not None and seat.bot is not None
         loop = asyncio.get_running_loop()
         asked = loop.time()
-        quiet = self._nobody_here()  # then it thinks briefly: the game goes on only for who may come back
+        quiet = self.nobody_here()  # then it thinks briefly: the game goes on only for who may come back
         view = self.game.view(seat.index, QUIET_THINK_SECONDS if quiet else None)
         task = asyncio.ensure_future(seat.bot.decide(view))
         pending.thinking = task
@@ -538,9 +574,10 @@ class Table:
 
         task.add_done_callback(done)
 
-    def _nobody_here(self) -> bool:
+    def nobody_here(self) -> bool:
         """No player is connected and nobody watches: the game is played on (at the bots'
-        pace, thinking briefly) only for the players who may come back, and for its result."""
+        pace, thinking briefly) only for the players who may come back, and for its result;
+        the table counts against the address that made it (spec.md, "The lobby flow")."""
         return not self.spectators and all(s.peer is None for s in self.seats)
 
     def _paced(self, pending: Pending, action: Action, seat: int, by: int) -> None:

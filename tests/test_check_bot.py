@@ -1,0 +1,89 @@
+"""``setback check-bot``: the built-in bots and the Node.js example pass every check, and a bot
+that gets things wrong on purpose fails the checks for what it gets wrong."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from setback.cli import main
+from setback.conformance import run_checks
+from setback.conformance.checks import CHECKS, SESSIONS, decide_kind
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = Path(__file__).resolve().parent / "broken_bot.py"
+NODE = shutil.which("node")
+
+
+def failed(spec: str) -> set[str]:
+    verdicts = run_checks(spec)
+    assert len(verdicts) == len(CHECKS)
+    return {v.name for v in verdicts if not v.passed}
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "search@budget_ms=10"])
+def test_the_built_in_bots_pass_every_check(spec: str) -> None:
+    assert failed(spec) == set()
+
+
+@pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH to run examples/node/bot.js")
+def test_the_node_example_passes_every_check() -> None:
+    assert failed(f"cmd:node {ROOT / 'examples' / 'node' / 'bot.js'}") == set()
+
+
+def test_a_bot_that_ignores_pings_refusals_and_the_next_game_fails_those_checks() -> None:
+    """It never pongs, never answers a refused request again, quits on any error or a dropped
+    line, and is slow on a short clock."""
+    found = failed(f"cmd:{sys.executable} {BROKEN} no-pong,no-retry,no-ready,quits,slow")
+    assert {"ping", "illegal answer", "stale request", "dropped connection", "server restart", "next game",
+            "clock", "4 players, 2 games"} <= found
+    assert {"handshake", "bid", "follow", "3 players", "7 players"}.isdisjoint(found)
+
+
+def test_a_bot_that_plays_cards_it_does_not_hold_fails_the_checks_of_each_decision() -> None:
+    found = failed(f"cmd:{sys.executable} {BROKEN} illegal")
+    assert {"bid", "forced bid", "pitch", "lead", "follow", "void", "3 players"} <= found
+    assert {"handshake", "ping"}.isdisjoint(found)
+
+
+def test_a_bot_that_comes_back_without_its_token_fails_the_reconnection_checks() -> None:
+    found = failed(f"cmd:{sys.executable} {BROKEN} no-token")
+    assert {"dropped connection", "server restart"} <= found
+    assert {"handshake", "bid", "follow", "ping", "3 players"}.isdisjoint(found)
+
+
+def test_a_bot_whose_hello_is_unreadable_fails_the_handshake_and_everything_after() -> None:
+    found = failed(f"cmd:{sys.executable} {BROKEN} bad-hello")
+    assert {"handshake", "events", "bid", *(session.name for session in SESSIONS)} <= found
+
+
+def test_the_command_exits_1_with_a_json_verdict_for_each_check(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["check-bot", "--json", f"cmd:{sys.executable} {BROKEN} bad-hello"])
+    assert exit_.value.code == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["passed"] is False
+    assert len(report["checks"]) == len(CHECKS)
+    assert all({"check", "passed", "detail", "expected"} <= set(check) for check in report["checks"])
+
+
+def test_a_spec_that_is_no_bot_is_a_typing_mistake(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["check-bot", "no_such_bot"])
+    assert exit_.value.code == 2
+
+
+@pytest.mark.parametrize(("view", "kind"), [
+    ({"phase": "bidding", "legal": ["pass", "bid 1"]}, "bid"),
+    ({"phase": "bidding", "legal": ["bid 1", "bid 2"]}, "forced bid"),
+    ({"phase": "playing", "trick": [], "trump": None, "hand": ["2H"]}, "pitch"),
+    ({"phase": "playing", "trick": [], "trump": "H", "hand": ["2H"]}, "lead"),
+    ({"phase": "playing", "trick": [{"seat": 0, "card": "KS"}], "trump": "H", "hand": ["2S", "3H"]}, "follow"),
+    ({"phase": "playing", "trick": [{"seat": 0, "card": "KS"}], "trump": "H", "hand": ["2D", "3H"]}, "void"),
+])
+def test_a_decision_is_named_by_what_it_asks(view: dict[str, object], kind: str) -> None:
+    assert decide_kind(view) == kind
