@@ -70,6 +70,16 @@ def test_external_program_plays_a_match_via_server() -> None:
     assert node["wins"] >= 2, "the node bot should beat uniform random"
 
 
+@pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH")
+def test_a_1_2_program_plays_a_club_table_from_its_legal_actions() -> None:
+    """The node bot speaks 1.2 and knows no club option: told them inside ``rules``, it ignores
+    them as spec.md says and plays every decision from ``legal``, without a timeout or an error."""
+    rules = Rules(players=2, target=7, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+    plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), rules, games=2, seed=5, limits=Limits(decision=5.0))
+    node = play_match(plan, player=via_server_records).as_dict()["bots"][0]
+    assert node["games"] == 2 and node["timeouts"] == 0 and node["errors"] == 0
+
+
 def test_external_bots_need_a_server(capsys: pytest.CaptureFixture[str]) -> None:
     from setback.cli import main
 
