@@ -110,13 +110,6 @@ def test_with_smudge_a_hand_for_four_bids_four_rather_than_steal() -> None:
     assert choice(game) == "bid 4"
 
 
-def test_low_captured_counts_its_own_low_trump_for_less() -> None:
-    """low captured: a hand counting on the two of trump it holds bids less (Low is not its own)."""
-    hands = ("AH 2H 3C 9D 5S 7C", *OTHERS)
-    assert choice(deal(Rules(players=4), 3, *hands)) == "bid 2"
-    assert choice(deal(Rules(players=4, low=CAPTURED), 3, *hands)) == "bid 1"
-
-
 def test_low_captured_keeps_the_low_trump_from_an_opponents_trick() -> None:
     """low captured: made to follow trump, it keeps the lowest trump and plays another."""
     hands = ("AS 2H 3H 4H 5H 6H", "2S 5S 2C 3C 4C 5C", "7D 8D 9D 2D 3D 4D")

@@ -65,15 +65,11 @@ class HeuristicBot(Bot):
         self.boldness = boldness
         self.club = club
 
-    def _captured(self, view: View) -> bool:
-        return self.club and view.rules.low is LowRule.CAPTURED
-
     def bid(self, view: View) -> Action:
         assert view.seat is not None
         rules = view.rules
         hand = mask_of(view.hand)
-        partners = partners_of(view, view.seat)
-        amount = bid_amount(hand, rules.players, partners, self.boldness, self._captured(view))
+        amount = bid_amount(hand, rules.players, partners_of(view, view.seat), self.boldness)
         made = [b for b in view.bids if isinstance(b, BidMade)]
         high = made[-1].amount if made else 0
         partner_high = bool(made) and rules.side_of(made[-1].seat) == rules.side_of(view.seat)
@@ -88,11 +84,11 @@ class HeuristicBot(Bot):
         legal = [a.code for a in view.legal]
         if len(legal) == 1:
             return view.legal[0]
-        captured = self._captured(view)
         if view.trump is None:
-            return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat), captured)]
+            return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat))]
         trump = int(view.trump)
         unseen = unseen_by(view)
+        captured = self.club and rules.low is LowRule.CAPTURED
         low = low_to_capture(view, hand, trump, unseen) if captured else -1
         if not view.trick:
             return ACTIONS[lead_card(hand, trump, unseen, low)]

@@ -20,8 +20,8 @@ The budget is per decision: ``budget_ms`` of wall time (checked after every samp
 and/or ``playouts`` rollouts in all; the table's clock (``view.time_left``) caps it too.
 
 Samples and rollouts are played under the table's rules, the club options too; with
-``club`` (the default) the rollouts' policy and the bid inference judge them as the
-tactics do (the dealer's steal, Low to its captor), and ``club=False`` judges them as in
+``club`` (the default) the rollouts' policy judges them as the tactics do (the dealer's
+steal, the fight for Low when it goes to its captor), and ``club=False`` judges them as in
 today's game: the baseline its play under them is measured against.
 """
 
@@ -102,7 +102,7 @@ class Sampler:
     that bid was dealt a hand the tactics' point count would bid as much on.
     """
 
-    def __init__(self, view: View, infer_bids: bool = True, captured: bool = False) -> None:
+    def __init__(self, view: View, infer_bids: bool = True) -> None:
         assert view.seat is not None
         rules = view.rules
         self.seat = view.seat
@@ -117,7 +117,6 @@ class Sampler:
         others = [s for s in range(rules.players) if s != self.seat]
         self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
         self.players = rules.players
-        self.captured = captured
         self.bids = [
             (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
             for seat, amount in (bids_to_explain(view) if infer_bids else [])
@@ -128,7 +127,7 @@ class Sampler:
         holdings = self._deal_within_voids(rng)
         for _ in range(tries if self.bids else 0):
             if all(
-                bid_amount(holdings[seat] | self.played[seat], self.players, partners, captured=self.captured) >= amount
+                bid_amount(holdings[seat] | self.played[seat], self.players, partners) >= amount
                 for seat, amount, partners in self.bids
             ):
                 break
@@ -176,11 +175,11 @@ class Rollout:
         if state.phase is Phase.BIDDING:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
-            amount = bid_amount(hand, self.players, self.partners[seat], captured=self.captured)
+            amount = bid_amount(hand, self.players, self.partners[seat])
             return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge)
         trump = state.trump
         if trump is None:
-            return pitch_card(hand, self.players, self.partners[seat], self.captured)
+            return pitch_card(hand, self.players, self.partners[seat])
         trick = state.trick
         hands = state.hands
         low = -1
@@ -271,7 +270,7 @@ class SearchBot(Bot):
         deadline = start + min(seconds) if seconds else None
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
-        sampler = Sampler(view, self.infer_bids, self.club and view.rules.low is LowRule.CAPTURED)
+        sampler = Sampler(view, self.infer_bids)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
