@@ -54,6 +54,7 @@ from setback.engine.rules import (
     Rules,
 )
 from setback.engine.state import GameState
+from setback.engine.trick import winning_seat
 
 __all__ = [
     "ACTIONS", "CARDS", "DEFAULT_HAND_LIMIT", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_BIDS", "MIN_PLAYERS",
@@ -62,5 +63,5 @@ __all__ = [
     "HandThrownIn", "IllegalActionError", "LowRule", "NotYourTurnError", "Outcome", "Pass", "Passed",
     "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
     "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
-    "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view",
+    "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view", "winning_seat",
 ]
