@@ -9,8 +9,10 @@ from wire import RawClient, play_until_over, running_server
 
 from setback.engine import Game, HandDealt, LowRule, Rules, parse_action
 from setback.protocol import decode_server
+from setback.protocol.messages import Clock
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.seats import TableOptions, Waits, options_from_saved
 
 
 async def seated_table(port: int, names: list[str], **table: object) -> tuple[list[RawClient], str]:
@@ -222,3 +224,14 @@ async def test_a_table_of_bots_made_to_be_watched_is_watched_from_its_first_move
         assert (await watcher.expect("error", id=2))["code"] == "already_seated"
         assert len(server.lobby.tables) == 1, "a refused create makes no table"
         await watcher.close()
+
+
+def test_a_club_tables_options_survive_the_records() -> None:
+    """What the store keeps of a club table's options reads back as the same rules (a restart
+    brings the table back playing its house rules), and a table saved before 1.3 plays today's game."""
+    club = Rules(players=3, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+    saved = TableOptions(name="club", rules=club, clock=Clock()).saved()
+    assert options_from_saved("club", saved, Waits()).rules == club
+    old = {**saved, "rules": {"players": 3, "teams": None, "target": 11, "forced_dealer_bid": True,
+                              "smudge": False, "no_junk": False, "hand_limit": 100}}
+    assert options_from_saved("old", old, Waits()).rules == Rules(players=3)
