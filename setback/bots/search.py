@@ -19,10 +19,12 @@ so a bid is worth the points it expects to make, less the risk of being set back
 The budget is per decision: ``budget_ms`` of wall time (checked after every sample)
 and/or ``playouts`` rollouts in all; the table's clock (``view.time_left``) caps it too.
 
-Samples and rollouts are played under the table's rules, the club options too; with
-``club`` (the default) the rollouts' policy judges them as the tactics do (the dealer's
-steal, the fight for Low when it goes to its captor), and ``club=False`` judges them as in
-today's game: the baseline its play under them is measured against.
+Samples and rollouts are played under the table's rules, the club options too, so every
+action is scored as the table scores it. With ``club`` (the default) the rollouts' dealer
+takes the steal as the tactics do; ``club=False`` plays them as in today's game: the
+baseline its play under them is measured against. The rollouts play Low as today also when
+it goes to its captor: the tactics' fight for it gained the search nothing (47.8% of 400
+duplicate games heads up, 95% interval 43.9-51.6, against rollouts without it).
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ from setback.engine import (
     Action,
     BidMade,
     GameState,
-    LowRule,
     Phase,
     View,
     mask_of,
@@ -155,14 +156,13 @@ class Sampler:
 
 class Rollout:
     """The cheap policy every seat follows when a sampled hand is played out; with ``club``, the
-    tactics' judgement of the club options the table plays."""
+    dealer takes the steal as the tactics do."""
 
     def __init__(self, state: GameState, club: bool = True) -> None:
         rules = state.rules
         self.players = rules.players
         self.side_of = state.side_of
         self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
-        self.captured = club and rules.low is LowRule.CAPTURED
         self.steals = club and rules.dealer_steal
         self.smudge = rules.smudge
 
@@ -182,18 +182,11 @@ class Rollout:
             return pitch_card(hand, self.players, self.partners[seat])
         trick = state.trick
         hands = state.hands
-        low = -1
-        if self.captured:  # the rollout sees every card: the low trump, while no trick has taken it
-            held = 0
-            for mask in hands:
-                held |= mask
-            if held >> state.low_card & 1 or state.low_card in trick:
-                low = state.low_card
         if not trick:
             others = 0
             for mask in hands:
                 others |= mask
-            return lead_card(hand, trump, others & ~hand, low)
+            return lead_card(hand, trump, others & ~hand)
         after = 0
         nxt = state.next_seat
         other = nxt[seat]
@@ -203,10 +196,10 @@ class Rollout:
         jack = 13 * trump + JACK
         value = 0
         for card in trick:
-            value += 10 if card in (jack, low) else PIPS[card]
+            value += 10 if card == jack else PIPS[card]
         return follow_card(
             legal, trump, trick[0] // 13, state.best, self.side_of[state.winner] == self.side_of[seat],
-            len(trick) == self.players - 1, value, after, low,
+            len(trick) == self.players - 1, value, after,
         )
 
     def play_out(self, state: GameState) -> None:
