@@ -7,13 +7,14 @@ import time
 from dataclasses import replace
 
 import pytest
+from deals import act, deal
 from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
 
 from setback.bots import HeuristicBot, MatchPlan, SearchBot, bot_factory, play_match
-from setback.bots.search import Sampler, voids
-from setback.engine import Action, Game, Phase, Rules, View, mask_of
+from setback.bots.search import Rollout, Sampler, voids
+from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, View, mask_of, state_from_view
 
 
 def position(rules: Rules, seed: int, play_seed: int, steps: int) -> Game | None:
@@ -169,3 +170,27 @@ def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: i
     result = play_match(MatchPlan(specs, Rules(players=players, teams=teams, smudge=True), 2, seed=players))
     assert result.games == 2
     assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)
+
+
+STEAL_DEAL = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C")
+"""Heads up: the dealer (seat 1) holds a hand worth the eldest's bid of 2."""
+
+
+def test_search_takes_the_dealers_steal_when_its_hand_is_worth_it() -> None:
+    """dealer_steal: search plays the steal out with the other actions and takes the bid at 2."""
+    game = deal(Rules(players=2, dealer_steal=True), 1, *STEAL_DEAL)
+    act(game, "bid 2")
+    assert str(SearchBot(0, budget_ms=None, playouts=200).bid(game.view(1))) == "bid 2"
+
+
+def test_search_plays_out_under_the_tables_club_options() -> None:
+    """A sample is rebuilt under the view's rules, club options too, and the rollouts judge them:
+    their dealer steals a bid its hand is worth (and, with club=False, lets it stand)."""
+    rules = Rules(players=2, dealer_steal=True, low=LowRule.CAPTURED, min_bid=2)
+    game = deal(rules, 1, *STEAL_DEAL)
+    act(game, "bid 2")
+    view = game.view(1)
+    sampled = state_from_view(view, Sampler(view).deal(random.Random(3)))
+    assert sampled.rules == rules
+    assert Rollout(sampled).action(sampled) == PASS_CODE + 2
+    assert Rollout(sampled, club=False).action(sampled) == PASS_CODE

@@ -391,3 +391,32 @@ async def test_a_hostile_name_is_text_and_a_phone_never_scrolls_sideways(browser
             assert width <= size["width"], (size, "table", width)
         assert await page.title() != "1"  # the name's onerror never ran
         await hostile.close()
+
+
+async def test_a_guest_makes_a_club_table_and_its_summary_tells_the_club_options(browser: Any, shots: Path) -> None:
+    """The dialog's club options make the table (min bid 2, the dealer's steal, Low captured):
+    the page names them, offers no bid of 1, and its hand summary says who captured Low."""
+    async with serving() as server, guest(browser, page_url(server)) as ann:
+        page = ann.page
+        await enter(ann, "ann")
+        await page.click("#new-table")
+        await page.select_option("#create-form select[name=players]", "2")
+        await page.select_option("#create-form select[name=bots]", "1")
+        await page.select_option("#create-form select[name=min_bid]", "2")
+        await page.check("#create-form input[name=dealer_steal]")
+        await page.select_option("#create-form select[name=low]", "captured")
+        await page.click("text=Create and sit down")
+        await page.locator("#table").wait_for()
+        asked = next(f for f in ann.frames if f.get("type") == "table")["table"]["rules"]
+        assert (asked["min_bid"], asked["dealer_steal"], asked["low"]) == (2, True, "captured")
+        await page.locator("#table-log", has_text="bids from 2 · dealer may steal · low captured").wait_for()
+        async with asyncio.timeout(90):
+            while not await page.locator(".panel.summary").count():
+                bids = page.locator("#actions button.bid")
+                offered = [await b.get_attribute("data-action") for b in await bids.all()]
+                assert "bid 1" not in offered
+                if not await move(ann):
+                    await asyncio.sleep(0.1)
+        summary = await ann.text_of(".panel.summary")
+        assert "captured by" in summary
+        await ann.screenshot(shots / "club-hand-summary-1280x800.png")

@@ -115,6 +115,31 @@ async def test_create_a_table_with_options_leave_watch_and_chat() -> None:
         await bea.close()
 
 
+async def test_the_new_table_dialog_makes_a_club_table() -> None:
+    """The club options in the new-table dialog: the table is made with them, and its top bar
+    and its keys screen say them."""
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            dialog.query_one("#players", Select).value = 2
+            await pilot.pause()
+            dialog.query_one("#bots", Select).value = 1
+            dialog.query_one("#min_bid", Select).value = 2
+            dialog.query_one("#low", Select).value = 1
+            dialog.query_one("#steal", Checkbox).value = True
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            info = app.state.table_info
+            assert info is not None
+            assert (info.rules.min_bid, info.rules.dealer_steal, info.rules.low) == (2, True, "captured")
+            await pilot.pause()
+            assert "bids from 2 · dealer may steal · low captured" in screen_text(app)
+            await pilot.press("question_mark")
+            await until(pilot, lambda: "Low and Jack to whoever takes them" in screen_text(app), "the house rules")
+            assert "The dealer may take the bid at the highest bid so far." in screen_text(app)
+
+
 async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
     """Bots in every seat: the client watches instead of sitting, and the next game follows."""
     async with running_server(bot_table_pause=0.05, bot_table_pace=0.01) as server:
@@ -124,6 +149,7 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
             dialog.query_one("#players", Select).value = 2
             await pilot.pause()
             dialog.query_one("#bots", Select).value = 2
+            await pilot.pause()  # the watch hint shows, and the button moves down a line
             await pilot.click("#create_button")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.spectating, "watching")
             assert app.state.seat is None

@@ -18,9 +18,10 @@ from setback.benchmarks import server as bench_server
 from setback.bots import seat
 from setback.bots.match import MatchPlan, game_seed, play_match
 from setback.bots.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
-from setback.cli import main
+from setback.cli import build_parser, main
+from setback.commands.common import rules_from
 from setback.commands.matches import read_finished
-from setback.engine import Rules, replay_record
+from setback.engine import LowRule, Rules, replay_record
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10}
@@ -63,12 +64,16 @@ def rescore(record: dict[str, Any]) -> list[int]:
         trumps = [(rank(c), s) for s, cards in enumerate(hand["deal"]) for c in cards if c[-1] == trump]
         points = [0] * sides
         points[side(max(trumps)[1])] += 1
-        points[side(min(trumps)[1])] += 1
+        low_card = next(c for c in hand["deal"][min(trumps)[1]] if c[-1] == trump and rank(c) == min(trumps)[0])
+        if rules.get("low", "dealt") == "dealt":  # a record from before the club options has no "low"
+            points[side(min(trumps)[1])] += 1
         pips = [0] * sides
         for trick in hand["tricks"]:
             for card in trick["cards"]:
                 pips[side(trick["winner"])] += PIPS.get(card[:-1], 0)
                 if card == "J" + trump:
+                    points[side(trick["winner"])] += 1
+                if card == low_card and rules.get("low") == "captured":
                     points[side(trick["winner"])] += 1
         top = max(pips)
         leaders = [s for s in range(sides) if pips[s] == top]
@@ -124,6 +129,52 @@ def test_match_records_can_be_rescored_and_replayed(
         game = replay_record(record)
         assert list(game.scores) == record["scores"]
         assert len(record["players"]) == 4
+
+
+def test_club_flags_reach_the_records_and_their_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--min-bid 2 --dealer-steal --low captured`` make the match's table: its records name the
+    options, rescore from the record alone and replay; ``replay --file`` says the options."""
+    out = tmp_path / "club.jsonl"
+    run_cli(capsys, "match", "heuristic", "random", "heuristic", "random", "--min-bid", "2", "--dealer-steal",
+            "--low", "captured", "--smudge", "--games", "4", "--seed", "3", "--out", str(out))
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {(r["rules"]["min_bid"], r["rules"]["dealer_steal"], r["rules"]["low"]) for r in records} == {
+        (2, True, "captured")
+    }
+    for record in records:
+        assert rescore(record) == record["scores"]
+        assert list(replay_record(record).scores) == record["scores"]
+        bids = [b["bid"] for hand in record["hands"] for b in hand["bids"] if b["bid"] is not None]
+        assert min(bids) >= 2
+    told = run_cli(capsys, "replay", "0", "--file", str(out))
+    assert "Rules: 4 players · cutthroat · to 11 · smudge · bids from 2 · dealer may steal · low captured" in told
+
+
+def test_a_record_from_before_the_club_options_replays_as_todays_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record whose rules have no club option (one written before they existed) is today's game."""
+    out = tmp_path / "old.jsonl"
+    run_cli(capsys, "match", "random", "random", "--games", "2", "--seed", "8", "--out", str(out))
+    for line in out.read_text().splitlines():
+        record = json.loads(line)
+        for option in ("min_bid", "dealer_steal", "low"):
+            del record["rules"][option]
+        game = replay_record(record)
+        assert game.rules == Rules(players=2)
+        assert list(game.scores) == record["scores"] == rescore(record)
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "random", "random"], ["watch"], ["play"], ["bot", "random", "--create"],
+])
+def test_every_table_command_takes_the_club_flags(command: list[str]) -> None:
+    """match, watch, play and bot --create read the club options' flags alike."""
+    args = build_parser().parse_args([*command, "--min-bid", "2", "--dealer-steal", "--low", "captured"])
+    rules = rules_from(args, 2)
+    assert (rules.min_bid, rules.dealer_steal, rules.low) == (2, True, LowRule.CAPTURED)
+    plain = rules_from(build_parser().parse_args(command), 2)
+    assert (plain.min_bid, plain.dealer_steal, plain.low) == (1, False, LowRule.DEALT)
 
 
 def test_one_bot_a_side_with_teams_plays_two_seats_a_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""Invariants over seeded random games, for 2-7 players and every table option."""
+"""Invariants over seeded random games, for 2-7 players and every table option (club options too)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from setback.engine import (
     ACTIONS,
+    MIN_BIDS,
+    BidMade,
     CardPlayed,
     CardsDrawn,
     Game,
@@ -17,6 +19,8 @@ from setback.engine import (
     HandScored,
     HandThrownIn,
     IllegalActionError,
+    LowRule,
+    Passed,
     Rules,
     Suit,
     TrickWon,
@@ -39,6 +43,9 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
         smudge=draw(st.booleans()),
         no_junk=draw(st.booleans()),
         hand_limit=draw(st.integers(1, 12)),
+        min_bid=draw(st.sampled_from(MIN_BIDS)),
+        dealer_steal=draw(st.booleans()),
+        low=draw(st.sampled_from(LowRule)),
     )
 
 
@@ -88,6 +95,53 @@ def test_points_of_a_hand_add_up(rules: Rules, seed: int, play_seed: int) -> Non
     for r in results:
         assert sum(r.points) == 2 + (r.jack is not None) + (r.game is not None)
         assert r.set_back == (r.points[rules.side_of(r.pitcher)] < r.bid)
+
+
+@quick
+@games
+def test_low_goes_by_the_tables_rule(rules: Rules, seed: int, play_seed: int) -> None:
+    """The points are High to the side dealt the highest trump, Low to the side that won the trick
+    holding the lowest trump (low captured) or to the side dealt it (low dealt), Jack and Game;
+    the result names that trick's winner as Low's captor either way."""
+    game = random_game(rules, seed, play_seed)
+    tricks: list[TrickWon] = []
+    for event in game.events:
+        if isinstance(event, HandDealt):
+            tricks = []
+        elif isinstance(event, TrickWon):
+            tricks.append(event)
+        elif isinstance(event, HandScored):
+            r = event.result
+            captor = next(t.winner for t in tricks if r.low_card in {p.card for p in t.plays})
+            assert r.low_captured_by == captor
+            expected = [0] * rules.sides
+            for seat in (r.high, captor if rules.low is LowRule.CAPTURED else r.low, r.jack):
+                if seat is not None:
+                    expected[rules.side_of(seat)] += 1
+            if r.game is not None:
+                expected[r.game] += 1
+            assert r.points == tuple(expected)
+
+
+@quick
+@games
+def test_bids_follow_the_tables_options(rules: Rules, seed: int, play_seed: int) -> None:
+    """Every bid is min_bid or more and above the highest so far, but for the dealer's steal (at
+    exactly the highest, only with dealer_steal); a hand's result says whether it was stolen."""
+    game = random_game(rules, seed, play_seed)
+    high, stolen, dealer = 0, False, -1
+    for event in game.events:
+        if isinstance(event, HandDealt):
+            high, stolen, dealer = 0, False, event.dealer
+        elif isinstance(event, BidMade):
+            assert event.amount >= rules.min_bid
+            steal = event.amount == high
+            assert event.amount > high or (steal and rules.dealer_steal and event.seat == dealer)
+            high, stolen = event.amount, steal
+        elif isinstance(event, Passed):
+            assert not (event.seat == dealer and high == 0 and rules.forced_dealer_bid)
+        elif isinstance(event, HandScored):
+            assert event.result.stolen == stolen
 
 
 @quick

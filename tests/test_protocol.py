@@ -6,13 +6,22 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
+from deals import cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setback.engine import Game, Rules
+from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, parse_action
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
-from setback.protocol.convert import event_to_wire, view_to_wire
+from setback.protocol.convert import (
+    event_to_wire,
+    result_from_wire,
+    result_to_wire,
+    rules_from_wire,
+    rules_to_wire,
+    view_to_wire,
+)
 from setback.protocol.messages import (
     Act,
     CardPlayedEvent,
@@ -21,6 +30,7 @@ from setback.protocol.messages import (
     EventMessage,
     Hello,
     Snapshot,
+    WireHandResult,
     WireRules,
 )
 from setback.protocol.schema import schema_text
@@ -136,3 +146,55 @@ def test_decoding_any_bytes_gives_a_message_or_a_protocol_error(data: bytes) -> 
         decode_client(data)
     except ProtocolError as error:
         assert error.code in {Code.MALFORMED, Code.UNKNOWN_TYPE, Code.INVALID_FIELD}
+
+
+TODAYS_RULES_KEYS = {"players", "teams", "target", "forced_dealer_bid", "smudge", "no_junk", "hand_limit"}
+"""The keys of a 1.2 ``rules`` object."""
+
+
+def test_rules_of_todays_game_are_sent_as_a_1_2_peer_knows_them() -> None:
+    """The club options at their defaults are left out of ``rules``: a 1.2 peer, which refuses
+    options it does not know there, reads a table of today's game as before."""
+    assert set(json.loads(msgspec.json.encode(rules_to_wire(Rules())))) == TODAYS_RULES_KEYS
+    assert rules_from_wire(msgspec.json.decode(b'{"players":3}', type=WireRules)) == Rules(players=3)
+
+
+@pytest.mark.parametrize("min_bid", MIN_BIDS)
+@pytest.mark.parametrize("steal", [False, True])
+@pytest.mark.parametrize("low", list(LowRule))
+def test_club_options_cross_the_wire(min_bid: int, steal: bool, low: LowRule) -> None:
+    """Every club option, at any value, reaches the peer inside ``rules`` and reads back the same."""
+    rules = Rules(players=4, teams=2, smudge=True, min_bid=min_bid, dealer_steal=steal, low=low)
+    line = msgspec.json.encode(rules_to_wire(rules))
+    assert rules_from_wire(msgspec.json.decode(line, type=WireRules)) == rules
+    sent = json.loads(line)
+    assert ("min_bid" in sent, "dealer_steal" in sent, "low" in sent) == (min_bid != 1, steal, low is LowRule.CAPTURED)
+
+
+def test_a_low_rule_the_wire_does_not_know_is_an_invalid_field() -> None:
+    """``low`` is ``dealt`` or ``captured``; any other word is refused where it stands."""
+    with pytest.raises(ProtocolError) as error:
+        decode_client(b'{"type":"create_table","rules":{"low":"both"}}')
+    assert (error.value.code, error.value.path) == (Code.INVALID_FIELD, "$.rules.low")
+
+
+def test_a_stolen_hand_and_its_low_captor_reach_the_wire() -> None:
+    """A hand's result on the wire says whether the dealer stole the bid and who captured Low."""
+    rules = Rules(players=2, dealer_steal=True, low=LowRule.CAPTURED)
+    game = Game(rules, 3, Setup((cards("AS 2H 3H 4H 5H 6H"), cards("7H 8H 9H 10H JH QH")), 0))
+    for text in ("bid 2", "bid 2"):
+        game.apply(parse_action(text))
+    while not any(isinstance(e, HandScored) for e in game.events):
+        game.apply(game.legal_actions()[0])
+    result = next(e.result for e in game.events if isinstance(e, HandScored))
+    wire = result_to_wire(result)
+    assert (wire.stolen, wire.low_captured_by) == (True, result.low_captured_by)
+    assert result_from_wire(msgspec.json.decode(msgspec.json.encode(wire), type=WireHandResult)) == result
+
+
+def test_the_dealers_steal_is_among_the_legal_actions_of_its_view() -> None:
+    """A dealer who may steal finds the bid equal to the highest so far in its view's ``legal``."""
+    game = Game(Rules(players=2, dealer_steal=True), 3, Setup((cards("AS 2H 3H 4H 5H 6H"),
+                                                                cards("7H 8H 9H 10H JH QH")), 0))
+    game.apply(parse_action("bid 2"))
+    assert view_to_wire(game.view(0)).legal == ["pass", "bid 2", "bid 3", "bid 4"]

@@ -42,6 +42,7 @@ async def test_records_can_be_listed_replayed_exported_and_ranked(
     first = min(h["game_id"] for h in history)
     told = run_cli(capsys, "replay", str(first), "--db", str(db))
     assert "Hand 1:" in told and "won the game" in told
+    assert "Rules: 2 players · cutthroat · to 7 · 100 hands at most." in told  # the table names its options
     out = tmp_path / "games.jsonl"
     run_cli(capsys, "export", "--all", "--db", str(db), "--out", str(out))
     records = [json.loads(line) for line in out.read_text().splitlines()]

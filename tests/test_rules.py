@@ -6,13 +6,16 @@ import pytest
 from deals import act, cards, deal, last_result
 
 from setback.engine import (
+    BidMade,
     Card,
     Draw,
     GameWon,
     HandDealt,
     HandThrownIn,
     IllegalActionError,
+    LowRule,
     Phase,
+    PitcherChosen,
     Rules,
     Suit,
     WinReason,
@@ -366,3 +369,148 @@ def test_a_set_deal_names_a_seat_at_the_table_as_dealer(dealer: int) -> None:
     hands = ("AS 2H 3H 4H 5H 6H", "2S 3S 7H 2C 3C 4C", "4S 5S 2D 3D 4D 5D", "6S 7S 8S 9S 10S JS")
     with pytest.raises(ValueError, match=f"no seat {dealer} to deal"):
         deal(Rules(players=4), dealer, *hands)
+
+
+# -- Club options (RULES.md, "Club options") ---------------------------------------
+
+# FOUR_PLAY, but seat 1 keeps its 2S (the low trump) for trick 3, which seat 3 wins.
+FOUR_PLAY_LOW_TO_3 = (
+    "AS", "3S", "4S", "6S",
+    "2H", "7H", "2D", "7S",
+    "8S", "3H", "2S", "5S",
+    *FOUR_PLAY[12:],
+)
+CAPTURED = LowRule.CAPTURED
+
+
+def play_out_hand(game) -> None:  # type: ignore[no-untyped-def]
+    """Play the lowest legal action until the hand in progress is scored."""
+    number = game.hand_number
+    while game.hand_number == number and not game.is_over:
+        game.apply(game.legal_actions()[0])
+
+
+def test_min_bid_two_bids_are_two_to_four() -> None:
+    """min_bid 2: a bid is 2 to 4; bid 1 is not legal."""
+    game = deal(Rules(players=4, min_bid=2), 3, *FOUR_DEAL)
+    assert legal_texts(game) == {"pass", "bid 2", "bid 3", "bid 4"}
+    with pytest.raises(IllegalActionError):
+        game.apply(parse_action("bid 1"))
+
+
+def test_min_bid_two_forced_dealer_bids_two_to_four() -> None:
+    """min_bid 2 with the forced bid: a dealer whom everyone passed must bid 2 to 4."""
+    game = deal(Rules(players=4, min_bid=2), 3, *FOUR_DEAL)
+    act(game, "pass", "pass", "pass")
+    assert legal_texts(game) == {"bid 2", "bid 3", "bid 4"}
+
+
+def test_min_bid_is_one_or_two() -> None:
+    """min_bid: 1 (the default) or 2, nothing else."""
+    assert Rules().min_bid == 1
+    for wrong in (0, 3, 4):
+        with pytest.raises(ValueError, match="min_bid"):
+            Rules(min_bid=wrong)
+
+
+def test_dealer_steal_takes_the_bid_at_the_highest_so_far() -> None:
+    """dealer_steal: the dealer may bid the highest bid so far (or higher, or pass) and pitches
+    at that amount; the player who made that bid does not."""
+    game = deal(Rules(players=4, dealer_steal=True), 3, *FOUR_DEAL)
+    act(game, "bid 2", "pass", "pass")
+    assert legal_texts(game) == {"pass", "bid 2", "bid 3", "bid 4"}
+    events = game.apply(parse_action("bid 2"))
+    assert events == [BidMade(3, 2), PitcherChosen(3, 2)]
+    assert game.to_act == 3 and game.view(None).pitcher == 3
+    play_out_hand(game)
+    result = last_result(game)
+    assert (result.pitcher, result.bid, result.stolen) == (3, 2, True)
+
+
+def test_only_the_dealer_may_steal() -> None:
+    """dealer_steal: a player before the dealer must still bid higher than every bid so far."""
+    game = deal(Rules(players=4, dealer_steal=True), 3, *FOUR_DEAL)
+    act(game, "bid 2")
+    assert legal_texts(game) == {"pass", "bid 3", "bid 4"}
+
+
+def test_a_steal_when_nobody_bid_is_not_offered() -> None:
+    """dealer_steal: with no bid to take, the dealer has the usual choice (forced or not)."""
+    for forced in (True, False):
+        game = deal(Rules(players=4, dealer_steal=True, forced_dealer_bid=forced), 3, *FOUR_DEAL)
+        act(game, "pass", "pass", "pass")
+        usual = deal(Rules(players=4, forced_dealer_bid=forced), 3, *FOUR_DEAL)
+        act(usual, "pass", "pass", "pass")
+        assert legal_texts(game) == legal_texts(usual)
+
+
+def test_without_dealer_steal_the_dealer_must_outbid() -> None:
+    """dealer_steal off (the default): the dealer, like everyone, bids higher or passes."""
+    game = deal(FOUR, 3, *FOUR_DEAL)
+    act(game, "bid 2", "pass", "pass")
+    assert legal_texts(game) == {"pass", "bid 3", "bid 4"}
+    with pytest.raises(IllegalActionError):
+        game.apply(parse_action("bid 2"))
+
+
+def test_a_made_bid_is_not_a_steal() -> None:
+    """A hand won by outbidding is not marked as a steal, with dealer_steal or without."""
+    game = deal(Rules(players=4, dealer_steal=True), 3, *FOUR_DEAL)
+    act(game, "bid 2", "pass", "pass", "bid 3")
+    play_out_hand(game)
+    assert not last_result(game).stolen
+
+
+def test_a_steal_at_four_is_a_bid_of_four_for_smudge() -> None:
+    """dealer_steal with smudge: a dealer who takes a bid of 4 and wins all four points wins at once."""
+    game = deal(Rules(players=2, smudge=True, dealer_steal=True), 1, SWEEP[1], SWEEP[0])
+    act(game, "bid 4", "bid 4", "AS", "3C", "JS", "4C", "2S", "5C", "10C", "6C", "10D", "7C", "10H", "8C")
+    assert game.outcome is not None
+    assert (game.outcome.winner, game.outcome.reason) == (1, WinReason.SMUDGE)
+    assert last_result(game).stolen
+
+
+def test_low_captured_goes_to_the_side_that_captures_it() -> None:
+    """low captured: Low goes to the side that captures the lowest trump in a trick; High is
+    still the side dealt the highest trump."""
+    game = deal(Rules(players=4, low=CAPTURED), 3, *FOUR_DEAL)
+    act(game, "bid 1", "pass", "pass", "pass", *FOUR_PLAY_LOW_TO_3)
+    result = last_result(game)
+    assert (result.low, str(result.low_card), result.low_captured_by) == (1, "2S", 3)
+    assert result.high == 0
+    assert result.points == (1, 0, 0, 3)
+
+
+def test_low_dealt_ignores_who_captures_it() -> None:
+    """low dealt (the default): Low goes to the side dealt the lowest trump even when another captures it."""
+    game = deal(FOUR, 3, *FOUR_DEAL)
+    act(game, "bid 1", "pass", "pass", "pass", *FOUR_PLAY_LOW_TO_3)
+    result = last_result(game)
+    assert (result.low, result.low_captured_by) == (1, 3)
+    assert result.points == (1, 1, 0, 2)
+
+
+def test_low_captured_with_one_trump_dealt() -> None:
+    """low captured, one trump dealt: High to the side dealt it, Low to the side that captures it
+    (the pitcher, whose lead it is, wins that trick)."""
+    game = deal(Rules(players=2, low=CAPTURED), 1, "AS 2H 3H 4H 5H 6H", "7H 8H 9H 10H JH QH")
+    act(game, "bid 2", "pass", "AS", "7H", "2H", "8H", "9H", "3H", "10H", "4H", "JH", "5H", "QH", "6H")
+    result = last_result(game)
+    assert result.high == result.low == result.low_captured_by == 0
+    assert result.points == (2, 1)
+
+
+def test_no_junk_with_low_captured() -> None:
+    """no_junk with low captured: a defender that captures Low is shown the point, its score does not change."""
+    game = deal(Rules(players=4, low=CAPTURED, no_junk=True), 3, *FOUR_DEAL)
+    act(game, "bid 1", "pass", "pass", "pass", *FOUR_PLAY_LOW_TO_3)
+    result = last_result(game)
+    assert result.points == (1, 0, 0, 3)
+    assert result.deltas == (1, 0, 0, 0)
+
+
+def test_low_is_a_low_rule() -> None:
+    """low: LowRule.DEALT (the default) or LowRule.CAPTURED; a bare word is refused."""
+    assert Rules().low is LowRule.DEALT
+    with pytest.raises(ValueError, match="low"):
+        Rules(low="captured")  # type: ignore[arg-type]

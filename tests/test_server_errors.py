@@ -192,6 +192,8 @@ async def test_table_and_seat_errors(net: Net) -> None:
         assert (await a.expect("error", id=1))["code"] == Code.NO_SUCH_TABLE
         await a.send(type="create_table", id=2, rules={"players": 5, "teams": 2})
         assert (await a.expect("error", id=2))["code"] == Code.BAD_RULES
+        await a.send(type="create_table", id=2, rules={"min_bid": 3})
+        assert (await a.expect("error", id=2))["code"] == Code.BAD_RULES
         await a.send(type="create_table", id=3, rules={"players": 2}, bots=["grandmaster"])
         assert (await a.expect("error", id=3))["code"] == Code.UNKNOWN_BOT
         await a.send(type="create_table", id=3, rules={"players": 2}, bots=["random"] * 3)

@@ -7,10 +7,12 @@ import json
 
 from wire import RawClient, play_until_over, running_server
 
-from setback.engine import Game, HandDealt, Rules, parse_action
+from setback.engine import Game, HandDealt, LowRule, Rules, parse_action
 from setback.protocol import decode_server
+from setback.protocol.messages import Clock
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.seats import TableOptions, Waits, options_from_saved
 
 
 async def seated_table(port: int, names: list[str], **table: object) -> tuple[list[RawClient], str]:
@@ -43,6 +45,37 @@ async def test_four_raw_clients_play_a_whole_game() -> None:
             game.apply(game.legal_actions()[0])
         assert game.outcome is not None
         assert json.loads(outcomes.pop())["scores"] == list(game.outcome.scores)
+        for client in clients:
+            await client.close()
+
+
+async def test_a_club_table_is_played_and_told_by_its_options() -> None:
+    """A table made with the club options names them in its ``rules`` and plays them: every
+    seat's last-legal choice (the dealer's steal among them) gives the engine's game."""
+    club = {"players": 2, "min_bid": 2, "dealer_steal": True, "low": "captured"}
+    async with running_server() as server:
+        clients, _table_id = await seated_table(server.port, ["ann", "bob"], rules=club, seed=5)
+        told = next(m for m in clients[0].received if m["type"] == "table")["table"]["rules"]
+        assert {k: told[k] for k in club} == club
+        finals = await asyncio.gather(*(play_until_over(c, choose="last") for c in clients))
+        rules = Rules(players=2, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+        game = Game(rules, 5)
+        while not game.is_over:
+            game.apply(game.legal_actions()[-1])
+        assert game.outcome is not None
+        assert finals[0]["event"]["outcome"]["scores"] == list(game.outcome.scores)
+        decides = [m for m in clients[0].received if m["type"] == "decide"]
+        assert all(m["view"]["rules"]["low"] == "captured" for m in decides)
+        for client in clients:
+            await client.close()
+
+
+async def test_a_table_of_todays_game_names_no_club_option() -> None:
+    """A table of today's game sends ``rules`` without the club options, as a 1.2 server did."""
+    async with running_server() as server:
+        clients, _table_id = await seated_table(server.port, ["ann", "bob"], rules={"players": 2}, seed=5)
+        rules = next(m for m in clients[0].received if m["type"] == "table")["table"]["rules"]
+        assert not {"min_bid", "dealer_steal", "low"} & rules.keys()
         for client in clients:
             await client.close()
 
@@ -191,3 +224,14 @@ async def test_a_table_of_bots_made_to_be_watched_is_watched_from_its_first_move
         assert (await watcher.expect("error", id=2))["code"] == "already_seated"
         assert len(server.lobby.tables) == 1, "a refused create makes no table"
         await watcher.close()
+
+
+def test_a_club_tables_options_survive_the_records() -> None:
+    """What the store keeps of a club table's options reads back as the same rules (a restart
+    brings the table back playing its house rules), and a table saved before 1.3 plays today's game."""
+    club = Rules(players=3, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+    saved = TableOptions(name="club", rules=club, clock=Clock()).saved()
+    assert options_from_saved("club", saved, Waits()).rules == club
+    old = {**saved, "rules": {"players": 3, "teams": None, "target": 11, "forced_dealer_bid": True,
+                              "smudge": False, "no_junk": False, "hand_limit": 100}}
+    assert options_from_saved("old", old, Waits()).rules == Rules(players=3)

@@ -162,7 +162,8 @@ def test_the_largest_table_info_times_the_listed_tables_fits_a_server_line() -> 
                       replaced_by_bot=True, rating=-1234.567891234567) for i in range(7)]
     info = TableInfo(
         table="t99999999", name=longest, clock=Clock(decision_seconds=3599.999, bot_after_timeouts=10**6),
-        rules=WireRules(players=7, target=21, forced_dealer_bid=False, smudge=True, no_junk=True, hand_limit=10**9),
+        rules=WireRules(players=7, target=21, forced_dealer_bid=False, smudge=True, no_junk=True, hand_limit=10**9,
+                        min_bid=2, dealer_steal=True, low="captured"),
         seats=seats, spectators=10**6, status="finished", games_played=10**9, seeded=True, rated=True, private=True,
     )
     reply = encode(Tables(id="x" * 40, tables=[info] * LISTED_TABLES))

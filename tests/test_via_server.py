@@ -18,7 +18,7 @@ from setback.bots.match import MatchPlan, play_match
 from setback.bots.registry import hello_name
 from setback.bots.seat import Limits
 from setback.commands.via_server import via_server_records
-from setback.engine import Rules
+from setback.engine import LowRule, Rules
 
 GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "hands", "actions", "scores", "outcome")
 
@@ -35,6 +35,11 @@ def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
         (("heuristic", "random"), Rules(players=2)),
         (("heuristic", "random"), Rules(players=4, teams=2, smudge=True)),
         (("random", "heuristic", "random"), Rules(players=3, forced_dealer_bid=False, no_junk=True, target=7)),
+        (("heuristic", "random"), Rules(players=2, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED, smudge=True)),
+        (("heuristic", "random"), Rules(players=4, teams=2, dealer_steal=True, low=LowRule.CAPTURED, no_junk=True)),
+        (("random", "heuristic", "random"), Rules(players=3, min_bid=2, forced_dealer_bid=False, target=7)),
+        (("search@budget_ms=None,playouts=24", "heuristic"), Rules(players=2, min_bid=2, dealer_steal=True,
+                                                                    low=LowRule.CAPTURED, target=7)),
     ],
 )
 def test_offline_and_via_server_records_are_identical(specs: tuple[str, ...], rules: Rules) -> None:
@@ -63,6 +68,16 @@ def test_external_program_plays_a_match_via_server() -> None:
     assert node["games"] == 4
     assert node["timeouts"] == 0 and node["errors"] == 0
     assert node["wins"] >= 2, "the node bot should beat uniform random"
+
+
+@pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH")
+def test_a_1_2_program_plays_a_club_table_from_its_legal_actions() -> None:
+    """The node bot speaks 1.2 and knows no club option: told them inside ``rules``, it ignores
+    them as spec.md says and plays every decision from ``legal``, without a timeout or an error."""
+    rules = Rules(players=2, target=7, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
+    plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), rules, games=2, seed=5, limits=Limits(decision=5.0))
+    node = play_match(plan, player=via_server_records).as_dict()["bots"][0]
+    assert node["games"] == 2 and node["timeouts"] == 0 and node["errors"] == 0
 
 
 def test_external_bots_need_a_server(capsys: pytest.CaptureFixture[str]) -> None:

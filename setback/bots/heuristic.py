@@ -10,10 +10,11 @@ from setback.bots.tactics import (
     choose_bid,
     follow_card,
     lead_card,
+    likely_low,
     pitch_card,
     strength,
 )
-from setback.engine import ACTIONS, Action, BidMade, View, mask_of
+from setback.engine import ACTIONS, Action, BidMade, LowRule, View, mask_of
 
 ALL_CARDS = (1 << 52) - 1
 
@@ -34,15 +35,35 @@ def unseen_by(view: View) -> int:
     return ALL_CARDS & ~seen
 
 
+def low_to_capture(view: View, hand: int, trump: int, unseen: int) -> int:
+    """With ``low`` captured: the card most likely the lowest trump in play, if it is in the
+    viewer's hand or the trick (see :func:`setback.bots.tactics.likely_low`); else -1."""
+    trick = 0
+    for play in view.trick:
+        trick |= 1 << play.card
+    taken = 0
+    for done in view.tricks:
+        for play in done.plays:
+            taken |= 1 << play.card
+    others = sum(view.hand_sizes) - len(view.hand)
+    return likely_low(hand, trump, unseen, trick, taken, others / max(unseen.bit_count(), 1))
+
+
 class HeuristicBot(Bot):
     """Counts sure points to bid, pitches its highest trump, protects the jack, captures tens,
-    and plays to its partner: for 2-7 players, cutthroat or partnerships, every option."""
+    and plays to its partner: for 2-7 players, cutthroat or partnerships, every option.
+
+    With ``club`` (the default) it plays the club options as a club player would (see
+    :mod:`setback.bots.tactics`); ``club=False`` plays them as if it did not know them,
+    legally but as in today's game: the baseline its play under them is measured against.
+    """
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, boldness: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, boldness: float = 0.0, club: bool = True) -> None:
         super().__init__(seed)
         self.boldness = boldness
+        self.club = club
 
     def bid(self, view: View) -> Action:
         assert view.seat is not None
@@ -53,7 +74,8 @@ class HeuristicBot(Bot):
         high = made[-1].amount if made else 0
         partner_high = bool(made) and rules.side_of(made[-1].seat) == rules.side_of(view.seat)
         legal = tuple(a.code for a in view.legal)
-        return ACTIONS[choose_bid(legal, amount, high, partner_high)]
+        steals = self.club and rules.dealer_steal
+        return ACTIONS[choose_bid(legal, amount, high, partner_high, steals, rules.smudge)]
 
     def play(self, view: View) -> Action:
         assert view.seat is not None
@@ -66,16 +88,19 @@ class HeuristicBot(Bot):
             return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat))]
         trump = int(view.trump)
         unseen = unseen_by(view)
+        captured = self.club and rules.low is LowRule.CAPTURED
+        low = low_to_capture(view, hand, trump, unseen) if captured else -1
         if not view.trick:
-            return ACTIONS[lead_card(hand, trump, unseen)]
+            return ACTIONS[lead_card(hand, trump, unseen, low)]
         led = view.trick[0].card // 13
         best, winner = max((strength(p.card, trump, led), p.seat) for p in view.trick)
         value = sum(PIPS[p.card] for p in view.trick)
-        value += 10 * any(p.card == 13 * trump + JACK for p in view.trick)
+        value += 10 * any(p.card == 13 * trump + JACK or p.card == low for p in view.trick)
         return ACTIONS[follow_card(
             legal, trump, led, best,
             partner_winning=rules.side_of(winner) == rules.side_of(view.seat),
             last=len(view.trick) == rules.players - 1,
             trick_value=value,
             unseen=unseen,
+            low=low,
         )]

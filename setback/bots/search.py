@@ -18,6 +18,13 @@ so a bid is worth the points it expects to make, less the risk of being set back
 
 The budget is per decision: ``budget_ms`` of wall time (checked after every sample)
 and/or ``playouts`` rollouts in all; the table's clock (``view.time_left``) caps it too.
+
+Samples and rollouts are played under the table's rules, the club options too, so every
+action is scored as the table scores it. With ``club`` (the default) the rollouts' dealer
+takes the steal as the tactics do; ``club=False`` plays them as in today's game: the
+baseline its play under them is measured against. The rollouts play Low as today also when
+it goes to its captor: the tactics' fight for it gained the search nothing (47.8% of 400
+duplicate games heads up, 95% interval 43.9-51.6, against rollouts without it).
 """
 
 from __future__ import annotations
@@ -148,13 +155,16 @@ class Sampler:
 
 
 class Rollout:
-    """The cheap policy every seat follows when a sampled hand is played out."""
+    """The cheap policy every seat follows when a sampled hand is played out; with ``club``, the
+    dealer takes the steal as the tactics do."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, club: bool = True) -> None:
         rules = state.rules
         self.players = rules.players
         self.side_of = state.side_of
         self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
+        self.steals = club and rules.dealer_steal
+        self.smudge = rules.smudge
 
     def action(self, state: GameState) -> int:
         legal = state.legal_actions()
@@ -166,7 +176,7 @@ class Rollout:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
             amount = bid_amount(hand, self.players, self.partners[seat])
-            return choose_bid(legal, amount, state.high_bid, partner_high)
+            return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge)
         trump = state.trump
         if trump is None:
             return pitch_card(hand, self.players, self.partners[seat])
@@ -221,6 +231,7 @@ class SearchBot(Bot):
         budget_ms: float | None = 50.0,
         playouts: int | None = None,
         infer_bids: bool = True,
+        club: bool = True,
     ) -> None:
         super().__init__(seed)
         if budget_ms is None and playouts is None:
@@ -228,6 +239,7 @@ class SearchBot(Bot):
         self.budget_ms = budget_ms
         self.playouts = playouts
         self.infer_bids = infer_bids
+        self.club = club
 
     @classmethod
     def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
@@ -258,7 +270,7 @@ class SearchBot(Bot):
         done = 0
         while True:
             root = state_from_view(view, sampler.deal(self.rng))
-            rollout = rollout or Rollout(root)
+            rollout = rollout or Rollout(root, self.club)
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)

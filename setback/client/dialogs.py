@@ -15,8 +15,8 @@ from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from setback.engine import MAX_PLAYERS, MIN_PLAYERS, TARGETS
-from setback.protocol.convert import rules_from_wire
+from setback.engine import MAX_PLAYERS, MIN_BIDS, MIN_PLAYERS, TARGETS, LowRule, Rules
+from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import Clock, CreateTable, TableInfo, WireRules
 from setback.telling.story import clock_text, rules_text
 
@@ -52,6 +52,20 @@ High and Low go to whoever was dealt them, Jack to whoever takes it,
 Game (10=10 A=4 K=3 Q=2 J=1) to the most pips; a tie: the pitcher's
 side if in it, else nobody. Short of the bid, the pitcher is set back.
 """
+LOW_CAPTURED_RULES = """\
+High goes to whoever was dealt it, Low and Jack to whoever takes them,
+Game (10=10 A=4 K=3 Q=2 J=1) to the most pips; a tie: the pitcher's
+side if in it, else nobody. Short of the bid, the pitcher is set back.
+"""
+STEAL_RULE = "The dealer may take the bid at the highest bid so far.\n"
+LOW_CHOICES: tuple[tuple[str, LowRule], ...] = (("dealt", LowRule.DEALT), ("captured", LowRule.CAPTURED))
+"""The Low field's choices: to the side dealt the lowest trump, or to the side that captures it."""
+
+
+def house_rules(rules: WireRules) -> str:
+    """How the points go at a table of ``rules``, and the dealer's steal where it is played."""
+    text = LOW_CAPTURED_RULES if rules.low == "captured" else HOUSE_RULES
+    return text + (STEAL_RULE if rules.dealer_steal is True else "")
 
 
 class Tick(Checkbox):
@@ -92,7 +106,7 @@ class HelpDialog(ModalScreen[bool]):
         else:  # the house rules a player may not know, then the table's keys (the lobby's do not fit)
             text.append(f"Table {table.name}\n", style="bold")
             text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n")
-            text.append(HOUSE_RULES)
+            text.append(house_rules(table.rules))
             text.append(TABLE_KEYS + CLOSE)
         yield Static(text, id="help")
 
@@ -185,6 +199,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
 
     def compose(self) -> ComposeResult:
         rules = self.rules
+        club = rules_from_wire(rules)
         players = [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
         with Vertical(id="create"):
             yield Label("New table", classes="title")
@@ -207,7 +222,16 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                              allow_blank=False, id="clock", compact=True)
                 yield Label("Bots")
                 yield Select(bot_choices(rules.players), value=0, allow_blank=False, id="bots", compact=True)
+                yield Label("Min bid")
+                yield Select([(str(b), b) for b in MIN_BIDS], value=club.min_bid, allow_blank=False, id="min_bid",
+                             compact=True)
+                yield Label("Low")
+                yield Select([(label, i) for i, (label, _) in enumerate(LOW_CHOICES)],
+                             value=next(i for i, (_, low) in enumerate(LOW_CHOICES) if low is club.low),
+                             allow_blank=False, id="low", compact=True)
             yield Tick("dealer must bid (forced bid)", rules.forced_dealer_bid, id="forced", compact=True)
+            yield Tick("dealer may steal: take the bid at the highest so far", club.dealer_steal, id="steal",
+                       compact=True)
             yield Tick("smudge: a made 4 wins, a failed one loses (two sides)", rules.smudge, id="smudge", compact=True)
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
@@ -261,14 +285,14 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
 
     def action_create(self) -> None:
         teams = self._value("teams")
-        rules = WireRules(
-            players=self._value("players"), teams=teams or None, target=self._value("target"),
-            forced_dealer_bid=self.query_one("#forced", Checkbox).value,
-            smudge=self.query_one("#smudge", Checkbox).value, no_junk=self.query_one("#no_junk", Checkbox).value,
-            hand_limit=self.rules.hand_limit,
-        )
         try:
-            rules_from_wire(rules)
+            rules = rules_to_wire(Rules(
+                players=self._value("players"), teams=teams or None, target=self._value("target"),
+                forced_dealer_bid=self.query_one("#forced", Checkbox).value,
+                smudge=self.query_one("#smudge", Checkbox).value, no_junk=self.query_one("#no_junk", Checkbox).value,
+                hand_limit=self.rules.hand_limit, min_bid=self._value("min_bid"),
+                dealer_steal=self.query_one("#steal", Checkbox).value, low=LOW_CHOICES[self._value("low")][1],
+            ))
         except ValueError as exc:
             self.query_one("#problem", Static).update(Text(str(exc), style="bold red1"))
             return

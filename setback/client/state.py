@@ -599,7 +599,8 @@ class ClientState:
         if game is None:
             return
         event = message.event
-        for line in event_lines(event, game.rules, self.names()):
+        high_bid = max((amount for _, amount in game.bids if amount is not None), default=0)
+        for line in event_lines(event, game.rules, self.names(), high_bid):
             self.say(LogKind.SUMMARY if isinstance(event, HandScoredEvent) else LogKind.GAME, *line)
         players = game.rules.players
         if isinstance(event, PassedEvent | BidEvent | CardPlayedEvent | TimedOutEvent) and event.seat == game.seat:

@@ -17,7 +17,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from setback.engine import DEFAULT_HAND_LIMIT, TARGETS, Rules
+from setback.engine import DEFAULT_HAND_LIMIT, MIN_BIDS, TARGETS, LowRule, Rules
 
 
 class AddCommand(Protocol):
@@ -86,7 +86,7 @@ def explain(exc: BaseException) -> str:
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """The table options of spec.md section 3 as command-line flags."""
+    """The table options of spec.md section 3 (the club options too) as command-line flags."""
     group = parser.add_argument_group("table rules (spec.md, section 3)")
     group.add_argument(
         "--players", type=int,
@@ -102,6 +102,16 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         help="a made bid of 4 wins at once; with two sides, a failed bid of 4 loses at once",
     )
     group.add_argument("--no-junk", action="store_true", help="only the pitcher's side scores")
+    group.add_argument(
+        "--min-bid", type=int, choices=MIN_BIDS, default=1, help="the lowest bid, also a forced dealer's (default 1)"
+    )
+    group.add_argument(
+        "--dealer-steal", action="store_true", help="the dealer may take the bid at the highest bid so far"
+    )
+    group.add_argument(
+        "--low", choices=[rule.value for rule in LowRule], default=LowRule.DEALT.value,
+        help="Low to the side dealt the lowest trump (dealt, the default) or to the side that captures it",
+    )
     group.add_argument(
         "--hand-limit", type=int, default=DEFAULT_HAND_LIMIT,
         help="from this hand on, a side leading alone wins (default 100, which sensible play never reaches; 0: none)"
@@ -138,6 +148,9 @@ def rules_from(args: argparse.Namespace, players: int) -> Rules:
         smudge=args.smudge,
         no_junk=args.no_junk,
         hand_limit=args.hand_limit or None,
+        min_bid=args.min_bid,
+        dealer_steal=args.dealer_steal,
+        low=LowRule(args.low),
     )
 
 

@@ -134,6 +134,12 @@ class HandResult:
     ``jack`` is the seat that captured the jack of trump (None when it was not dealt);
     ``game`` is the side that took Game (None when nobody did). ``points`` are what each
     side won, ``deltas`` what each side's score changed by, ``scores`` the scores after.
+
+    ``stolen`` says the pitcher is the dealer who took the bid at the highest bid so far
+    (``dealer_steal``). ``low_captured_by`` is the seat that captured the lowest trump in a
+    trick (every dealt card is played, so some seat did); Low's point goes to its side with
+    ``low`` captured, to the side of ``low`` otherwise. None only in a result read from a
+    peer that does not report it.
     """
 
     hand_number: int
@@ -152,6 +158,8 @@ class HandResult:
     set_back: bool
     deltas: tuple[int, ...]
     scores: tuple[int, ...]
+    stolen: bool = False
+    low_captured_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from setback.engine.events import (
     TrickWon,
 )
 from setback.engine.game import Game, Setup
-from setback.engine.rules import Rules
+from setback.engine.rules import LowRule, Rules
 
 RECORD_VERSION = 1
 
@@ -72,7 +72,10 @@ _ACTION_TEXT: tuple[str, ...] = tuple(map(str, ACTIONS))
 
 
 def rules_of(data: dict[str, Any]) -> Rules:
-    """The :class:`Rules` written by :func:`plain` (unknown keys are an error)."""
+    """The :class:`Rules` written by :func:`plain` (unknown keys are an error); an option a
+    record leaves out (one written before the option existed) has its default."""
+    if "low" in data:
+        data = {**data, "low": LowRule(data["low"])}
     return Rules(**data)
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Final
 
 TARGETS: Final = (7, 11, 21)
+MIN_BIDS: Final = (1, 2)
+"""The lowest bids a table may allow (the ``min_bid`` club option)."""
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 7
 HAND_SIZE: Final = 6
@@ -13,6 +16,15 @@ HAND_SIZE: Final = 6
 
 DEFAULT_HAND_LIMIT = 100
 """The hand limit a table has unless it says otherwise (see :class:`Rules`)."""
+
+
+class LowRule(Enum):
+    """Which side Low goes to (the ``low`` club option, RULES.md "Club options")."""
+
+    DEALT = "dealt"
+    """To the side of the player dealt the lowest trump in play, whoever captures it (the seeds' rule)."""
+    CAPTURED = "captured"
+    """To the side that captures the lowest trump in play in a trick."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +40,11 @@ class Rules:
     on top of the scores wins, if no side has won by the rules (None: no limit). Sensible play
     ends a game long before the default of 100; players who never make their bids
     (uniformly random bots, say) can otherwise drift below zero for ever.
+
+    The club options (RULES.md, "Club options") come last: ``min_bid`` is the lowest bid
+    (1 or 2, also for a forced dealer); with ``dealer_steal`` the dealer may take the bid at
+    the highest bid so far; ``low`` says whether Low goes to the side dealt the lowest trump
+    or to the side that captures it. Their defaults are the seeds' game.
     """
 
     players: int = 4
@@ -37,6 +54,9 @@ class Rules:
     smudge: bool = False
     no_junk: bool = False
     hand_limit: int | None = DEFAULT_HAND_LIMIT
+    min_bid: int = 1
+    dealer_steal: bool = False
+    low: LowRule = LowRule.DEALT
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -51,6 +71,10 @@ class Rules:
             raise ValueError(f"hand_limit must be at least 1 (or None), not {self.hand_limit}")
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, not {self.target}")
+        if self.min_bid not in MIN_BIDS:
+            raise ValueError(f"min_bid must be one of {MIN_BIDS}, not {self.min_bid}")
+        if not isinstance(self.low, LowRule):
+            raise ValueError(f"low must be a LowRule ({', '.join(r.value for r in LowRule)}), not {self.low!r}")
 
     @property
     def sides(self) -> int:

@@ -40,7 +40,7 @@ from setback.engine.events import (
     TrumpPitched,
     WinReason,
 )
-from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, Rules
+from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_BIDS, LowRule, Rules
 from setback.engine.tables import (
     JACK_OF,
     PIPS_BY_SUIT_BITS,
@@ -55,16 +55,39 @@ _BIDDING: Final = Phase.BIDDING
 _PLAYING: Final = Phase.PLAYING
 _OVER: Final = Phase.GAME_OVER
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = PLAYS_BY_SUIT
-_BID_OPTIONS: Final = tuple(
-    (PASS_CODE, *range(PASS_CODE + high + 1, PASS_CODE + MAX_BID + 1)) for high in range(MAX_BID + 1)
-)
-_FORCED_BIDS: Final = tuple(range(PASS_CODE + 1, PASS_CODE + MAX_BID + 1))
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
 _PLAYED: Final = tuple(tuple(CardPlayed(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
 _LAID: Final = tuple(tuple(Draw(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
 """The events of the hot loop, made once: events are immutable, so a play's event is shared."""
+
+BidTable = tuple[tuple[int, ...], ...]
+"""The legal bidding codes, indexed by the highest bid so far (0: none yet)."""
+
+
+def _bids_above(high: int, min_bid: int) -> tuple[int, ...]:
+    return tuple(range(PASS_CODE + max(high + 1, min_bid), PASS_CODE + MAX_BID + 1))
+
+
+def _bid_tables(min_bid: int, forced: bool, steal: bool) -> tuple[BidTable, BidTable]:
+    """RULES.md, "Bidding" and "Club options": the legal bids of a seat before the dealer, and
+    of the dealer, by the highest bid so far. A forced dealer whom everyone passed bids
+    ``min_bid`` to 4; with the steal, a dealer after a bid may also bid the highest so far."""
+    others = tuple((PASS_CODE, *_bids_above(high, min_bid)) for high in range(MAX_BID + 1))
+    dealer = list(others)
+    if forced:
+        dealer[0] = _bids_above(0, min_bid)
+    if steal:
+        for high in range(1, MAX_BID + 1):
+            dealer[high] = (PASS_CODE, PASS_CODE + high, *_bids_above(high, min_bid))
+    return others, tuple(dealer)
+
+
+_BID_TABLES: Final[dict[tuple[int, bool, bool], tuple[BidTable, BidTable]]] = {
+    (low, forced, steal): _bid_tables(low, forced, steal)
+    for low in MIN_BIDS for forced in (False, True) for steal in (False, True)
+}
 
 
 class GameState:
@@ -84,6 +107,9 @@ class GameState:
     hands: list[int]
     dealt: tuple[int, ...]
     high_bid: int
+    stolen: bool
+    open_bids: BidTable
+    dealer_bids: BidTable
     pitcher: int | None
     trump: int | None
     trick: list[int]
@@ -94,20 +120,28 @@ class GameState:
     tricks_done: int
     captured: list[int]
     jack_winner: int | None
+    high_card: int
+    low_card: int
+    low_taker: int
     outcome: Outcome | None
 
     __slots__ = (
         "best",
         "captured",
         "dealer",
+        "dealer_bids",
         "dealt",
         "hand_number",
         "hands",
         "high_bid",
+        "high_card",
         "jack_winner",
         "leader",
         "log",
+        "low_card",
+        "low_taker",
         "next_seat",
+        "open_bids",
         "outcome",
         "phase",
         "pitcher",
@@ -116,6 +150,7 @@ class GameState:
         "rules",
         "scores",
         "side_of",
+        "stolen",
         "strength",
         "to_act",
         "trick",
@@ -148,6 +183,7 @@ class GameState:
         self.captured = [0] * rules.sides
         self.leader = self.winner = self.best = 0
         self.strength = ()
+        self.open_bids, self.dealer_bids = _BID_TABLES[(rules.min_bid, rules.forced_dealer_bid, rules.dealer_steal)]
 
     @classmethod
     def from_deal(
@@ -232,7 +268,13 @@ class GameState:
         other.dealt = self.dealt
         other.hand_number = self.hand_number
         other.high_bid = self.high_bid
+        other.stolen = self.stolen
+        other.open_bids = self.open_bids
+        other.dealer_bids = self.dealer_bids
         other.jack_winner = self.jack_winner
+        other.high_card = self.high_card
+        other.low_card = self.low_card
+        other.low_taker = self.low_taker
         other.leader = self.leader
         other.next_seat = self.next_seat
         other.outcome = self.outcome
@@ -289,9 +331,9 @@ class GameState:
                 + _SPADES[hand >> 39]
             )
         if self.phase is _BIDDING:
-            if self.high_bid == 0 and self.to_act == self.dealer and self.rules.forced_dealer_bid:
-                return _FORCED_BIDS
-            return _BID_OPTIONS[self.high_bid]
+            if self.to_act == self.dealer:
+                return self.dealer_bids[self.high_bid]
+            return self.open_bids[self.high_bid]
         return _NO_ACTIONS
 
     def apply_action(self, code: int) -> None:
@@ -309,11 +351,11 @@ class GameState:
                 self.winner = seat
         else:
             led = code // 13
-            if self.trump is None:
-                self.trump = led
-                if self.log is not None:
-                    self.log.append(TrumpPitched(seat, Suit(led)))
-            self.strength = STRENGTH[4 * self.trump + led]
+            trump = self.trump
+            if trump is None:
+                trump = led
+                self._pitch(seat, led)
+            self.strength = STRENGTH[4 * trump + led]
             self.best = self.strength[code]
             self.winner = self.leader = seat
         trick.append(code)
@@ -335,6 +377,8 @@ class GameState:
         assert self.trump is not None
         if taken >> JACK_OF[self.trump] & 1:
             self.jack_winner = winner
+        if taken >> self.low_card & 1:
+            self.low_taker = winner
         self.tricks_done += 1
         if self.log is not None:
             leader = self.leader
@@ -352,7 +396,9 @@ class GameState:
             raise ValueError("the game is over")
         seat = self.to_act
         if code != PASS_CODE:
-            self.high_bid = code - PASS_CODE
+            amount = code - PASS_CODE
+            self.stolen = amount == self.high_bid  # only the dealer's steal may equal the highest bid
+            self.high_bid = amount
             self.pitcher = seat
             if self.log is not None:
                 self.log.append(BidMade(seat, self.high_bid))
@@ -370,6 +416,18 @@ class GameState:
             self.to_act = self.pitcher
             if self.log is not None:
                 self.log.append(PitcherChosen(self.pitcher, self.high_bid))
+
+    def _pitch(self, seat: int, trump: int) -> None:
+        """The pitcher's first lead names ``trump``: the highest and lowest trumps in play are known."""
+        self.trump = trump
+        shift = SHIFT[trump]
+        trumps_dealt = 0
+        for mask in self.dealt:
+            trumps_dealt |= mask >> shift & SUIT_BITS
+        self.high_card = shift + trumps_dealt.bit_length() - 1
+        self.low_card = shift + (trumps_dealt & -trumps_dealt).bit_length() - 1
+        if self.log is not None:
+            self.log.append(TrumpPitched(seat, Suit(trump)))
 
     def _draw_for_dealer(self) -> int:
         contenders = list(range(self.players))
@@ -410,8 +468,10 @@ class GameState:
         self.phase = _BIDDING
         self.to_act = self.next_seat[self.dealer]
         self.high_bid = 0
+        self.stolen = False
         self.pitcher = None
         self.trump = None
+        self.high_card = self.low_card = self.low_taker = 0  # set when trump is named and Low is taken
         self.trick = []
         self.tricks_done = 0
         self.captured = [0] * len(self.scores)
@@ -429,18 +489,15 @@ class GameState:
         pitcher = self.pitcher
         assert trump is not None and pitcher is not None
         side_of = self.side_of
-        shift = SHIFT[trump]
-        trumps_dealt = 0
-        for mask in self.dealt:
-            trumps_dealt |= mask >> shift & SUIT_BITS
-        high_card = shift + trumps_dealt.bit_length() - 1
-        low_card = shift + (trumps_dealt & -trumps_dealt).bit_length() - 1
+        high_card = self.high_card
+        low_card = self.low_card
         high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
         low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
+        low_taker = self.low_taker
         sides = len(self.scores)
         points = [0] * sides
         points[side_of[high]] += 1
-        points[side_of[low]] += 1
+        points[side_of[low_taker if rules.low is LowRule.CAPTURED else low]] += 1
         jack = self.jack_winner
         if jack is not None:
             points[side_of[jack]] += 1
@@ -476,6 +533,7 @@ class GameState:
                 trump=Suit(trump), high=high, high_card=CARDS[high_card], low=low,
                 low_card=CARDS[low_card], jack=jack, game=game, game_pips=tuple(pips),
                 points=tuple(points), set_back=not made, deltas=tuple(deltas), scores=tuple(scores),
+                stolen=self.stolen, low_captured_by=low_taker,
             )
             self.log.append(HandScored(result))
         if outcome is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from setback.engine import (
     ACTIONS,
     CARDS,
@@ -17,6 +19,7 @@ from setback.engine import (
     HandResult,
     HandScored,
     HandThrownIn,
+    LowRule,
     Outcome,
     Passed,
     Phase,
@@ -58,19 +61,27 @@ ACTION_TEXT = tuple(str(action) for action in ACTIONS)
 
 
 def rules_to_wire(rules: Rules) -> WireRules:
+    """The rules on the wire: a club option at its default is left out (see :class:`WireRules`)."""
     return WireRules(
         players=rules.players, teams=rules.teams, target=rules.target,
         forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
         no_junk=rules.no_junk, hand_limit=rules.hand_limit,
+        min_bid=UNSET if rules.min_bid == 1 else rules.min_bid,
+        dealer_steal=True if rules.dealer_steal else UNSET,
+        low="captured" if rules.low is LowRule.CAPTURED else UNSET,
     )
 
 
 def rules_from_wire(rules: WireRules) -> Rules:
-    """The engine's rules; ValueError when the options do not go together."""
+    """The engine's rules, a club option left out at its default; ValueError when the options
+    do not go together."""
     return Rules(
         players=rules.players, teams=rules.teams, target=rules.target,
         forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
         no_junk=rules.no_junk, hand_limit=rules.hand_limit,
+        min_bid=1 if rules.min_bid is UNSET else rules.min_bid,
+        dealer_steal=rules.dealer_steal is True,
+        low=LowRule.CAPTURED if rules.low == "captured" else LowRule.DEALT,
     )
 
 
@@ -80,6 +91,7 @@ def result_to_wire(r: HandResult) -> WireHandResult:
         trump=r.trump.letter, high=r.high, high_card=str(r.high_card), low=r.low,
         low_card=str(r.low_card), jack=r.jack, game=r.game, game_pips=list(r.game_pips),
         points=list(r.points), set_back=r.set_back, deltas=list(r.deltas), scores=list(r.scores),
+        stolen=r.stolen, low_captured_by=r.low_captured_by,
     )
 
 
@@ -167,7 +179,7 @@ def result_from_wire(r: WireHandResult) -> HandResult:
         hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid, trump=Suit.parse(r.trump),
         high=r.high, high_card=Card.parse(r.high_card), low=r.low, low_card=Card.parse(r.low_card),
         jack=r.jack, game=r.game, game_pips=tuple(r.game_pips), points=tuple(r.points), set_back=r.set_back,
-        deltas=tuple(r.deltas), scores=tuple(r.scores),
+        deltas=tuple(r.deltas), scores=tuple(r.scores), stolen=r.stolen, low_captured_by=r.low_captured_by,
     )
 
 

@@ -20,8 +20,18 @@ from setback.engine.rules import DEFAULT_HAND_LIMIT
 RequestId = int | str | None
 
 
+def _absent_means(default: object) -> msgspec.Meta:
+    """The schema of an option left out of the JSON at its default: the default it reads as."""
+    return msgspec.Meta(extra_json_schema={"default": default})
+
+
 class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A table's options (spec.md section 3)."""
+    """A table's options (spec.md section 3).
+
+    The club options (since 1.3: min_bid, dealer_steal, low) are left out while they have
+    their default, and a missing one reads as its default: a table of today's game is sent
+    exactly as a 1.2 peer knows it.
+    """
 
     players: int = 4
     teams: int | None = None
@@ -30,6 +40,12 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     smudge: bool = False
     no_junk: bool = False
     hand_limit: int | None = DEFAULT_HAND_LIMIT
+    min_bid: Annotated[int, _absent_means(1)] | msgspec.UnsetType = msgspec.UNSET
+    """The lowest bid, 1 or 2."""
+    dealer_steal: Annotated[bool, _absent_means(False)] | msgspec.UnsetType = msgspec.UNSET
+    """The dealer may take the bid at the highest bid so far."""
+    low: Annotated[Literal["dealt", "captured"], _absent_means("dealt")] | msgspec.UnsetType = msgspec.UNSET
+    """Low to the side dealt the lowest trump (``dealt``) or to the side that captures it (``captured``)."""
 
 
 class Clock(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -246,6 +262,10 @@ class WireHandResult(msgspec.Struct, kw_only=True):
     set_back: bool
     deltas: list[int]
     scores: list[int]
+    stolen: bool = False
+    """Since 1.3: the dealer took the bid at the highest bid so far (``dealer_steal``)."""
+    low_captured_by: int | None = None
+    """Since 1.3: the seat that captured the lowest trump in a trick (Low's holder with ``low`` captured)."""
 
 
 class WireOutcome(msgspec.Struct, kw_only=True):

@@ -15,6 +15,7 @@ from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import WireRules
 from setback.server.store import BY_CLOCK, BY_STAND_IN, DamagedRecordError, GameRow, Store, replay, stood_in_seats
 from setback.telling.narrate import narrate
+from setback.telling.story import rules_text
 
 
 def replayed(row: GameRow) -> Game:
@@ -118,7 +119,13 @@ def replay_lines(row: GameRow) -> Iterator[str]:
     """The game told hand by hand, the moves the clock made for a player marked."""
     game = replayed(row)
     yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
+    yield rules_line(game)
     yield from narrate(game.events, game.rules, row.players, timed_out=set(_chosen_by(row, BY_CLOCK)))
+
+
+def rules_line(game: Game) -> str:
+    """The options the game was played under, as a table announces them."""
+    return f"Rules: {rules_text(rules_to_wire(game.rules))}."
 
 
 def record_lines(path: Path, game: int) -> Iterator[str]:
@@ -141,6 +148,7 @@ def record_lines(path: Path, game: int) -> Iterator[str]:
                 replayed_game = replay_record(record)
                 players = [str(p) for p in record["players"]]
                 yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
+                yield rules_line(replayed_game)
                 late = record.get("server", {}).get("timed_out_actions", [])  # an export's
                 yield from narrate(replayed_game.events, replayed_game.rules, players, timed_out=set(late))
                 return

@@ -16,6 +16,7 @@ from setback.engine import (
     HandResult,
     HandScored,
     HandThrownIn,
+    LowRule,
     Passed,
     PitcherChosen,
     Rules,
@@ -31,20 +32,28 @@ def side_name(rules: Rules, side: int, names: list[str]) -> str:
 
 
 def describe_result(result: HandResult, rules: Rules, names: list[str], ascii: bool = True) -> list[str]:
-    """The lines of a hand's summary: who took High, Low, Jack and Game, and the set-back."""
-    high, low = card_label(result.high_card, ascii), card_label(result.low_card, ascii)
+    """The lines of a hand's summary: who took High, Low (its captor with ``low`` captured), Jack
+    and Game, and the bid (or the dealer's steal) made or set back."""
+    high, low_card = card_label(result.high_card, ascii), card_label(result.low_card, ascii)
+    low = f"{names[result.low]} ({low_card})"
+    taker = result.low_captured_by
+    if rules.low is LowRule.CAPTURED and taker is not None:
+        low = f"captured by {names[taker]} ({low_card}" + (
+            ")" if taker == result.low else f", dealt to {names[result.low]})"
+        )
     lines = [
-        f"  High: {names[result.high]} ({high})   Low: {names[result.low]} ({low})",
+        f"  High: {names[result.high]} ({high})   Low: {low}",
         "  Jack: " + (names[result.jack] if result.jack is not None else "not dealt")
         + "   Game: "
         + (side_name(rules, result.game, names) if result.game is not None else "nobody")
         + "  (pips " + ", ".join(str(p) for p in result.game_pips) + ")",
     ]
     pitcher = names[result.pitcher]
+    how = f", the dealer, took the bid at {result.bid}" if result.stolen else f" bid {result.bid}"
     if result.set_back:
-        lines.append(f"  {pitcher} bid {result.bid} and was SET BACK {result.bid}")
+        lines.append(f"  {pitcher}{how} and was SET BACK {result.bid}")
     else:
-        lines.append(f"  {pitcher} bid {result.bid} and made it")
+        lines.append(f"  {pitcher}{how} and made it")
     lines.append(
         "  Score: "
         + ", ".join(
@@ -71,6 +80,7 @@ def narrate(
 
     action = -1  # the index of the action the event came of
     late: set[Card] = set()  # the cards of the trick in play that the clock chose
+    high = 0  # the hand's highest bid so far: a dealer's bid equal to it is the steal
     for event in events:
         if isinstance(event, Passed | BidMade | CardPlayed):
             action += 1
@@ -81,6 +91,7 @@ def narrate(
             case DealerChosen(dealer=dealer):
                 yield f"{names[dealer]} deals first."
             case HandDealt(hand_number=number, dealer=dealer, hands=hands):
+                high = 0
                 yield f"\nHand {number}: {names[dealer]} deals."
                 for seat, cards in enumerate(hands):
                     if cards:
@@ -88,7 +99,11 @@ def narrate(
             case Passed(seat=seat):
                 yield f"  {names[seat]} passes{clock}."
             case BidMade(seat=seat, amount=amount):
-                yield f"  {names[seat]} bids {amount}{clock}."
+                if amount == high:  # only the dealer's steal equals the highest bid so far
+                    yield f"  {names[seat]}, the dealer, takes the bid at {amount}{clock}."
+                else:
+                    yield f"  {names[seat]} bids {amount}{clock}."
+                high = amount
             case HandThrownIn():
                 yield "  Everyone passed: the hand is thrown in."
             case PitcherChosen(pitcher=pitcher, bid=bid):

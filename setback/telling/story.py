@@ -86,6 +86,12 @@ def rules_text(rules: WireRules, brief: bool = False, usual_limit: bool = True) 
         words.append("smudge")
     if rules.no_junk:
         words.append("no junk")
+    if rules.min_bid == 2:
+        words.append("bids from 2")
+    if rules.dealer_steal is True:
+        words.append("dealer may steal")
+    if rules.low == "captured":
+        words.append("low captured")
     if rules.hand_limit is None:
         words.append("no hand limit")
     elif (usual_limit and not brief) or rules.hand_limit != DEFAULT_HAND_LIMIT:  # announced in the long form
@@ -106,8 +112,10 @@ def plays_line(plays: Sequence[SeatCard], names: Sequence[str]) -> Line:
     return tuple(x for x in line if x != "")
 
 
-def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> list[Line]:
-    """The log's lines for one event (none for a single card played: tricks are told whole)."""
+def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str], high_bid: int = 0) -> list[Line]:
+    """The log's lines for one event (none for a single card played: tricks are told whole);
+    ``high_bid`` is the highest bid of the hand before this event, so that a dealer's bid equal
+    to it is told as the steal it is."""
     match event:
         case CardsDrawnEvent(draws=draws):
             return [("Draw for the deal: ", *plays_line(draws, names))]
@@ -118,6 +126,8 @@ def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> lis
         case PassedEvent(seat=seat):
             return [(f"{names[seat]} passes.",)]
         case BidEvent(seat=seat, amount=amount):
+            if amount == high_bid:
+                return [(f"{names[seat]}, the dealer, takes the bid at {amount}.",)]
             return [(f"{names[seat]} bids {amount}.",)]
         case ThrownInEvent(hand_number=number):
             return [(f"Everyone passed: hand {number} is thrown in.",)]
@@ -183,13 +193,14 @@ def action_words(action: str) -> Line:
 def result_lines(
     result: WireHandResult, rules: WireRules, names: Sequence[str], scores: bool = True
 ) -> list[Line]:
-    """A hand's summary: the bid made or set back, High, Low, Jack, Game with the pips, and
-    (with ``scores``) the scores."""
+    """A hand's summary: the bid (or the dealer's steal) made or set back, High, Low (its captor
+    with ``low`` captured), Jack, Game with the pips, and (with ``scores``) the scores."""
     pitcher = names[result.pitcher]
+    how = f", the dealer, took the bid at {result.bid}" if result.stolen else f" bid {result.bid}"
     if result.set_back:
-        verdict = f"Hand {result.hand_number}: {pitcher} bid {result.bid} and was SET BACK {result.bid}."
+        verdict = f"Hand {result.hand_number}: {pitcher}{how} and was SET BACK {result.bid}."
     else:
-        verdict = f"Hand {result.hand_number}: {pitcher} bid {result.bid} and made it."
+        verdict = f"Hand {result.hand_number}: {pitcher}{how} and made it."
     jack = names[result.jack] if result.jack is not None else "not dealt"
     game = side_name(rules, result.game, names) if result.game is not None else "nobody"
     pips = " · ".join(
@@ -201,12 +212,21 @@ def result_lines(
     )
     return [
         (verdict,),
-        (f"High: {names[result.high]} ", Card.parse(result.high_card),
-         f"   Low: {names[result.low]} ", Card.parse(result.low_card)),
+        (f"High: {names[result.high]} ", Card.parse(result.high_card), "   ", *low_words(result, rules, names)),
         (f"Jack: {jack}   Game: {game}",),
         (f"Game pips: {pips}",),
         *([(f"Score: {totals}",)] if scores else []),
     ]
+
+
+def low_words(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> Line:
+    """``Low: ann 2♥``; with ``low`` captured, ``Low: captured by bob 2♥, dealt to ann``."""
+    low = Card.parse(result.low_card)
+    taker = result.low_captured_by
+    if rules.low != "captured" or taker is None:
+        return (f"Low: {names[result.low]} ", low)
+    dealt = "" if taker == result.low else f", dealt to {names[result.low]}"
+    return (f"Low: captured by {names[taker]} ", low, *((dealt,) if dealt else ()))
 
 
 def outcome_line(outcome: WireOutcome, rules: WireRules, names: Sequence[str]) -> Line:

@@ -87,6 +87,10 @@ function createMessage(form, state) {
       players, teams: f.teams.value ? Number(f.teams.value) : null, target: Number(f.target.value),
       forced_dealer_bid: f.forced_dealer_bid.checked, smudge: f.smudge.checked, no_junk: f.no_junk.checked,
       hand_limit: limit ? Number(limit) : null,
+      // the club options, sent only when set: a table of today's game is asked for as in 1.2
+      ...(f.min_bid.value === "2" ? { min_bid: 2 } : {}),
+      ...(f.dealer_steal.checked ? { dealer_steal: true } : {}),
+      ...(f.low.value === "captured" ? { low: "captured" } : {}),
     },
     clock: {
       decision_seconds: seconds > 0 ? seconds : null,

@@ -303,7 +303,8 @@ function event(state, ev, now) {
   const game = state.game;
   if (!game) return;
   const seatNames = names(state);
-  for (const line of eventLines(ev, game.rules, seatNames)) say(state, ev.kind === "hand_scored" ? "summary" : "game", line);
+  const highBid = Math.max(0, ...game.bids.map((b) => b.bid || 0));
+  for (const line of eventLines(ev, game.rules, seatNames, highBid)) say(state, ev.kind === "hand_scored" ? "summary" : "game", line);
   const players = game.rules.players;
   if (["passed", "bid", "card_played", "timed_out"].includes(ev.kind) && ev.seat === game.seat) {
     game.decision = null;

@@ -26,13 +26,19 @@ export function sideLabel(rules, side, names) {
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
 export { signed };
 
-/** The verdict of a hand: made, or set back. */
+/** The verdict of a hand: made, or set back (the bid, or the dealer's steal). */
 export function verdict(result, names) {
   const pitcher = names[result.pitcher];
+  const how = result.stolen ? `, the dealer, took the bid at ${result.bid}` : ` bid ${result.bid}`;
   return result.set_back
-    ? `Hand ${result.hand_number}: ${pitcher} bid ${result.bid} and was set back ${result.bid}.`
-    : `Hand ${result.hand_number}: ${pitcher} bid ${result.bid} and made it.`;
+    ? `Hand ${result.hand_number}: ${pitcher}${how} and was set back ${result.bid}.`
+    : `Hand ${result.hand_number}: ${pitcher}${how} and made it.`;
 }
+
+/** The seat whose side took Low: its captor with `low` captured, else the seat dealt it. */
+export const lowHolder = (rules, result) =>
+  rules.low === "captured" && result.low_captured_by !== undefined && result.low_captured_by !== null
+    ? result.low_captured_by : result.low;
 
 export function outcomeLine(outcome, rules, names) {
   const winners = sideName(rules, outcome.winner, names);
@@ -45,14 +51,17 @@ export function outcomeLine(outcome, rules, names) {
 
 const plays = (list, names) => list.map((p) => `${names[p.seat]} ${label(p.card)}`).join(" · ");
 
-/** The log's lines for one event (none for a single card: tricks are told whole). */
-export function eventLines(event, rules, names) {
+/** The log's lines for one event (none for a single card: tricks are told whole); `highBid`
+ * is the hand's highest bid before it, so that a dealer's bid equal to it is told as a steal. */
+export function eventLines(event, rules, names, highBid = 0) {
   switch (event.kind) {
     case "cards_drawn": return [`Draw for the deal: ${plays(event.draws, names)}`];
     case "dealer_chosen": return [`${names[event.dealer]} deals first.`];
     case "hand_dealt": return [`Hand ${event.hand_number}: ${names[event.dealer]} deals.`];
     case "passed": return [`${names[event.seat]} passes.`];
-    case "bid": return [`${names[event.seat]} bids ${event.amount}.`];
+    case "bid": return [event.amount === highBid
+      ? `${names[event.seat]}, the dealer, takes the bid at ${event.amount}.`
+      : `${names[event.seat]} bids ${event.amount}.`];
     case "thrown_in": return [`Everyone passed: hand ${event.hand_number} is thrown in.`];
     case "pitcher_chosen": return [`${names[event.pitcher]} pitches for ${event.bid}.`];
     case "trump_pitched": return [`Trump is ${SUITS[event.trump].name} (${SUITS[event.trump].symbol}), led by ${names[event.seat]}.`];

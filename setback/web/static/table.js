@@ -6,7 +6,7 @@ import { byId, el, fill } from "./dom.js";
 import { SUITS, face, label, said, sortHand, suitIcon, whyNot } from "./cards.js";
 import { fillLog } from "./lobby.js";
 import { myTurn, names, preferredBot, tableInfo } from "./state.js";
-import { outcomeLine, seatsOf, sideCount, sideLabel, sideLetter, sideOf, signed, verdict } from "./story.js";
+import { lowHolder, outcomeLine, seatsOf, sideCount, sideLabel, sideLetter, sideOf, signed, verdict } from "./story.js";
 import { clockFace } from "./words.js";
 
 /** Bind the table's buttons and chat once. */
@@ -114,6 +114,14 @@ function seatAndSide(rules, seat, seatNames) {
   return letter ? `${seatNames[seat]} (${letter})` : seatNames[seat];
 }
 
+/** Who Low went to: "dealt to ann", or with `low` captured "captured by bob, dealt to ann". */
+function lowLine(rules, result, seatNames) {
+  const dealt = `dealt to ${seatAndSide(rules, result.low, seatNames)}`;
+  if (rules.low !== "captured") return dealt;
+  const holder = lowHolder(rules, result);
+  return `captured by ${seatAndSide(rules, holder, seatNames)}${holder === result.low ? "" : `, ${dealt}`}`;
+}
+
 function summaryPanel(state, game, result, seatNames, actions) {
   const rules = game.rules;
   const sides = [...Array(sideCount(rules)).keys()];
@@ -128,7 +136,7 @@ function summaryPanel(state, game, result, seatNames, actions) {
       : `Made: ${sideLabel(rules, pitcherSide, seatNames)} took ${won} point${won === 1 ? "" : "s"} for a bid of ${result.bid}.`),
     el("table", { class: "points" }, el("tbody", {},
       line("High", result.high_card, `dealt to ${seatAndSide(rules, result.high, seatNames)}`),
-      line("Low", result.low_card, `dealt to ${seatAndSide(rules, result.low, seatNames)}`),
+      line("Low", result.low_card, lowLine(rules, result, seatNames)),
       line("Jack", result.jack === null ? null : `J${result.trump}`,
         result.jack === null ? "not dealt" : `taken by ${seatAndSide(rules, result.jack, seatNames)}`),
       line("Game", null, result.game === null ? "nobody (a tie)" : sideLabel(rules, result.game, seatNames)))),
@@ -183,7 +191,7 @@ function historyTable(game, seatNames) {
     el("tbody", {}, game.results.map((r) => el("tr", { class: r.set_back ? "set-back" : "" },
       el("td", {}, r.hand_number),
       el("td", {}, `${seatNames[r.pitcher]} ${r.bid}${r.set_back ? " (set back)" : ""} `, suitIcon(r.trump), el("span", { class: "sr" }, SUITS[r.trump].name)),
-      el("td", {}, who(r.high)), el("td", {}, who(r.low)), el("td", {}, who(r.jack)),
+      el("td", {}, who(r.high)), el("td", {}, who(lowHolder(rules, r))), el("td", {}, who(r.jack)),
       el("td", {}, r.game === null ? "–" : sideShort(rules, r.game, seatNames)),
       sides.map((s) => el("td", {}, `${r.scores[s]} (${signed(r.deltas[s])})`))))));
 }

@@ -54,6 +54,9 @@ export function rulesText(rules) {
   if (!rules.forced_dealer_bid) words.push("dealer may pass");
   if (rules.smudge) words.push("smudge");
   if (rules.no_junk) words.push("no junk");
+  if (rules.min_bid === 2) words.push("bids from 2");  // the club options: absent at their defaults
+  if (rules.dealer_steal === true) words.push("dealer may steal");
+  if (rules.low === "captured") words.push("low captured");
   if (rules.hand_limit === null) words.push("no hand limit");
   else if (rules.hand_limit !== 100) words.push(`${rules.hand_limit} hands at most`);
   return words.join(" · ");
