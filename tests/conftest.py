@@ -31,8 +31,10 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def _logs_on_stderr() -> None:
+    """Each test starts with the logs as the command line sets them (a command a test ran,
+    such as ``check-bot``, may have quieted them)."""
     logs.configure(level=logging.INFO)
 
 

@@ -308,3 +308,20 @@ def test_a_cmd_bot_that_ends_early_or_never_sits_down_stops_the_match(
     assert exit_.value.code == 1
     assert complaint in capsys.readouterr().err
     assert time.perf_counter() - start < 10
+
+
+def test_the_runner_says_why_the_server_refused_a_programs_hello(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program whose hello the server refuses ends before its game: the runner's one line
+    gives the server's reason, not a guess about the table."""
+    from setback.cli import main
+
+    script = tmp_path / "old_bot.py"
+    script.write_text(PYTHON_BOT.replace('version="1.0"', 'version="9.0"'))
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"cmd:{sys.executable} {script}", "random", "--players", "2", "--games", "1",
+              "--via-server"])
+    assert exit_.value.code == 1
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "the server refused its hello: version_unsupported" in error

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from setback import logs
 from setback.bots.base import BotFailedError
-from setback.bots.match import MatchPlan, made_bot, play_with
+from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
@@ -38,7 +38,6 @@ from setback.commands.common import (
     setback_command,
     whole_number,
 )
-from setback.commands.via_server import via_server_records
 from setback.engine import Game, Rules, game_record
 from setback.telling.narrate import narrate
 
@@ -124,7 +123,7 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
             stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
             result = run_match(
                 plan, jobs=args.jobs, finished=finished, on_record=on_record,
-                player=via_server_records if args.via_server else None,
+                player=_through_a_server() if args.via_server else None,
             )
     except BotFailedError as exc:
         if args.out:
@@ -143,6 +142,13 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
     else:
         print_result(result)
     return 0
+
+
+def _through_a_server() -> GamePlayer:
+    """``--via-server``'s way of playing (the server is imported only for it)."""
+    from setback.commands.via_server import via_server_records
+
+    return via_server_records
 
 
 def print_result(result: MatchResult) -> None:

@@ -27,7 +27,6 @@ from setback.commands.common import (
     server_address,
     whole_number,
 )
-from setback.commands.embedded import start_embedded
 from setback.engine import MAX_PLAYERS, Rules
 from setback.link.server_link import Address, tls_context
 from setback.protocol.convert import rules_to_wire
@@ -109,6 +108,7 @@ def players_default(args: argparse.Namespace) -> int:
 async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> None:
     """Run the client (with its own server when ``embedded``) until the player quits."""
     from setback.client.app import SetbackApp
+    from setback.commands.embedded import start_embedded
 
     server = await start_embedded(db) if embedded else None
     if server is not None:

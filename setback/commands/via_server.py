@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,15 +89,24 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
         if where == table:
             over.set()
 
+    refused: dict[str, str] = {}
+
+    def said_no(name: str, why: str) -> None:
+        refused[name] = why
+
     server.lobby.game_over_listeners.append(decided)
+    server.lobby.refusal_listeners.append(said_no)
     clocks = [Clock() for _ in seating]
     sdk: list[asyncio.Future[int]] = []
     external: list[asyncio.Future[int]] = []
     seated: list[tuple[str, asyncio.Future[Any]]] = []
     """Each seat's bot, named, as it plays: one that ends before the game does stops the match."""
+    names: list[str] = []
+    """The name each seat's bot says in its hello."""
     for seat, b in enumerate(seating):
         spec = plan.specs[b]
         name = hello_name(spec, index, seat, server.config.max_name_chars)
+        names.append(name)
         if spec.startswith(EXTERNAL):
             external.append(asyncio.ensure_future(_external(spec, address, table, seat, name)))
             seated.append((f"{spec} (seat {seat})", external[-1]))
@@ -109,13 +118,14 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
             ))
             seated.append((f"{spec} (seat {seat})", sdk[-1]))
     try:
-        await _until_over(over, server, table, index, seated)
+        await _until_over(over, server, table, index, seated, lambda seat: refused.get(names[seat]))
         server.flush()
         if sdk:  # they end on game_over, having counted their clocks; external programs never end
             await asyncio.wait(sdk, timeout=5)
     finally:
         await host.close()  # (its table, until someone sits there, closes with it)
         server.lobby.game_over_listeners.remove(decided)
+        server.lobby.refusal_listeners.remove(said_no)
         players: list[asyncio.Future[Any]] = [*sdk, *external]
         for player in players:
             player.cancel()
@@ -130,11 +140,13 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
 
 
 async def _until_over(
-    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]]
+    over: asyncio.Event, server: Server, table: str, index: int, players: list[tuple[str, asyncio.Future[Any]]],
+    refusal: Callable[[int], str | None],
 ) -> None:
     """Wait for game ``index`` at ``table`` to end; :class:`ExternalBotError` as soon as a bot
     ends before it (a program that exits or cannot start) or some seat is still empty
-    :data:`SIT_DOWN_SECONDS` after the table was made."""
+    :data:`SIT_DOWN_SECONDS` after the table was made; the error says why the server refused
+    that seat's hello (``refusal(seat)``), if it did."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + SIT_DOWN_SECONDS
     ended = asyncio.ensure_future(over.wait())
@@ -143,16 +155,22 @@ async def _until_over(
             await asyncio.wait([ended, *(p for _, p in players)], timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
             if over.is_set():
                 return
-            for name, player in players:
+            for seat, (name, player) in enumerate(players):
                 if player.done():
-                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over")
+                    raise ExternalBotError(f"{name} {_how_it_ended(name, player)} before game {index} was over"
+                                           + _refused(refusal(seat)))
             empty = [s.index for s in server.lobby.tables[table].seats if not s.taken]
             if empty and loop.time() > deadline:
                 seats = ", ".join(map(str, empty))
-                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s "
-                                       "(does the bot join the table in SETBACK_TABLE?)")
+                why = next((refusal(seat) for seat in empty if refusal(seat)), None)
+                raise ExternalBotError(f"game {index}: nobody took seat {seats} within {SIT_DOWN_SECONDS:g} s"
+                                       + (_refused(why) if why else " (does the bot join the table in SETBACK_TABLE?)"))
     finally:
         ended.cancel()
+
+
+def _refused(why: str | None) -> str:
+    return f" (the server refused its hello: {why})" if why else ""
 
 
 def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:

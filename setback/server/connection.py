@@ -214,6 +214,8 @@ class Connection(asyncio.Protocol):
         try:
             welcome = self.server.lobby.greet(self, message)
         except RefusedError as refusal:
+            for listener in self.server.lobby.refusal_listeners:
+                listener(message.name, f"{refusal.code}: {refusal.message}")
             if refusal.code is Code.BAD_PASSWORD:
                 guard.wrong(self.host, now)
             if refusal.code in FATAL:

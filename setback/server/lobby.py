@@ -87,6 +87,9 @@ class Lobby:
     """The address each table of :attr:`made_from` was made from, by the table's id."""
     game_over_listeners: list[Callable[[str], None]] = field(default_factory=list)
     """Called with a table's id each time a game there is decided (match runners, tools)."""
+    refusal_listeners: list[Callable[[str, str], None]] = field(default_factory=list)
+    """Called with the name a refused hello gave and why it was refused (``code: message``),
+    so that a match runner can say why a program it started never sat down."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     # -- greeting ---------------------------------------------------------------------------
