@@ -394,6 +394,9 @@ class Error(ServerBase, tag="error", kw_only=True):
     message: str
     path: str | None = None
     fatal: bool = False
+    request: int | None = None
+    """Your pending request, which stands: the ``request`` to answer after ``stale_request`` or
+    ``illegal_action``; None in other errors (since 1.3)."""
 
 
 class Ok(ServerBase, tag="ok", kw_only=True):
@@ -459,6 +462,8 @@ class Decide(ServerBase, tag="decide", kw_only=True):
 
 
 class Snapshot(ServerBase, tag="snapshot", kw_only=True):
+    id: RequestId = None
+    """The ``id`` of the ``resync`` it answers; None in any other snapshot (since 1.3)."""
     table: str
     view: WireView
     players: list[str] = msgspec.field(default_factory=list)
