@@ -35,6 +35,10 @@ class RecordingTransport:
     def write(self, data: bytes) -> None:
         self.written += data
 
+    def writelines(self, lines: list[bytes]) -> None:
+        for line in lines:
+            self.written += line
+
     def get_write_buffer_size(self) -> int:
         return 0
 

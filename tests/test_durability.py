@@ -28,7 +28,8 @@ from setback.engine import Game, HandScored, Rules, parse_action
 class ServeProcess:
     def __init__(self, db: Path, port: int) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "setback", "serve", "--no-advertise", "--host", "127.0.0.1", "--port", str(port),
+            [sys.executable, "-m", "setback", "serve", "--no-advertise", "--no-web", "--host", "127.0.0.1",
+             "--port", str(port),
              "--db", str(db),
              "--reconnect-grace", "60"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

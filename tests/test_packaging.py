@@ -44,9 +44,22 @@ def test_wheel_installs_everything_under_setback(wheel: Path) -> None:
     names = installed_names(wheel)
     top = {n.split("/")[0] for n in names if not n.startswith("setback-")}
     assert top == {"setback"}
-    for part in ("engine", "protocol", "link", "telling", "server", "client", "bots", "commands", "benchmarks"):
+    for part in ("engine", "protocol", "link", "telling", "server", "client", "bots", "commands", "benchmarks", "web"):
         assert f"setback/{part}/__init__.py" in names
     assert "setback/cli.py" in names
+
+
+def test_wheel_holds_every_file_of_the_browser_table(wheel: Path) -> None:
+    """The page is package data: each of its files is in the wheel, as it is in the source."""
+    names = installed_names(wheel)
+    static = ROOT / "setback" / "web" / "static"
+    files = sorted(f.name for f in static.iterdir())
+    assert {"index.html", "main.js", "state.js", "style.css"} <= set(files)
+    with zipfile.ZipFile(wheel) as archive:
+        for name in files:
+            assert f"setback/web/static/{name}" in names, name
+            packed = next(n for n in archive.namelist() if installed_name(n) == f"setback/web/static/{name}")
+            assert archive.read(packed) == (static / name).read_bytes(), name
 
 
 def test_wheel_holds_the_compiled_hot_path(wheel: Path) -> None:

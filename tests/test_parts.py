@@ -26,10 +26,11 @@ MAY_USE: dict[str, frozenset[str]] = {
     "bots": frozenset({"engine", "protocol", "link", "telling"}),
     "server": frozenset({"engine", "protocol", "bots", "telling", "compiled"}),
     "client": frozenset({"engine", "protocol", "link", "telling"}),
-    "benchmarks": frozenset({"engine", "protocol", "server", "compiled", "logs"}),
+    "web": frozenset({"protocol", "server"}),
+    "benchmarks": frozenset({"engine", "protocol", "server", "web", "compiled", "logs"}),
     "conformance": frozenset({"engine", "protocol", "link", "bots", "server"}),
     "commands": frozenset({
-        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance",
+        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance", "web",
     }),
     "cli": frozenset({"commands", "compiled", "logs", "setback"}),
     "__main__": frozenset({"cli"}),

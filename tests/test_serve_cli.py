@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -30,7 +31,7 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
     db = tmp_path / "club.sqlite3"
     process = subprocess.Popen(
         [sys.executable, "-m", "setback", "--log-json", "serve", "--no-advertise", "--host", "127.0.0.1",
-         "--port", str(port),
+         "--port", str(port), "--web-port", "0",
          "--db", str(db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -62,6 +63,8 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
         with process.stderr:
             logs = process.stderr.read().decode()
     assert '"event": "listening"' in logs and '"event": "stopped"' in logs
+    (page,) = [json.loads(line) for line in logs.splitlines() if '"web_page"' in line]
+    assert page["urls"][0].startswith("http://127.0.0.1:")  # the browser table's address, logged
     assert f'"hot_path": "{compiled.STATUS}"' in logs  # a host can tell whether it runs the compiled server
     assert db.exists()
 
@@ -99,7 +102,9 @@ def test_mistakes_and_failures_are_one_line_not_a_traceback(tmp_path: Path) -> N
             (("serve", "--port", "99999", "--db", ":memory:", "--no-advertise"), 2, "65535"),
             (("serve", "--host", "127.0.0.1", "--port", busy, "--db", ":memory:", "--no-advertise"), 1,
              "address already in use"),
-            (("serve", "--port", "0", "--db", str(junk), "--no-advertise"), 1, "not a database"),
+            (("serve", "--port", "0", "--db", str(junk), "--no-advertise", "--no-web"), 1, "not a database"),
+            (("serve", "--host", "127.0.0.1", "--port", "0", "--web-port", busy, "--db", ":memory:", "--no-advertise"),
+             1, "address already in use"),
             (("serve", "--tls-cert", str(tmp_path / "no.pem"), "--tls-key", str(tmp_path / "no.pem")), 2, "no file"),
             (("history", "--db", str(junk)), 1, "not a database"),
             (("history", "--limit", "-1"), 2, "at least 1"),

@@ -1,4 +1,5 @@
-"""Raw line clients for end-to-end tests: JSON in, JSON out, over a real loopback socket."""
+"""Raw clients for end-to-end tests: JSON in, JSON out, over a real loopback socket, TCP or
+WebSocket (one message a text frame), with the same methods either way."""
 
 from __future__ import annotations
 
@@ -6,10 +7,21 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
 
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.web import SOCKET_PATH, WebListener
+
+TRANSPORTS = ("tcp", "ws")
+
+_web_ports: dict[int, int] = {}
+"""The browser table's port of each running test server that serves one, by the server's id."""
 
 
 @asynccontextmanager
@@ -23,28 +35,40 @@ async def running_server(**settings: Any) -> AsyncIterator[Server]:
         await server.stop()
 
 
-class RawClient:
+@asynccontextmanager
+async def running_web_server(**settings: Any) -> AsyncIterator[Server]:
+    """:func:`running_server` serving the browser table too, on a port :func:`web_port` tells."""
+    async with running_server(**settings) as server:
+        _web_ports[id(server)] = (await WebListener.start(server, "127.0.0.1", 0)).port
+        try:
+            yield server
+        finally:
+            _web_ports.pop(id(server), None)
+
+
+def web_port(server: Server) -> int:
+    """The port of the browser table of a server started by :func:`running_web_server`."""
+    return _web_ports[id(server)]
+
+
+class Client:
     """A peer that speaks the protocol by hand, keeping every message it received."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
+    def __init__(self) -> None:
         self.received: list[dict[str, Any]] = []
         self.backlog: list[dict[str, Any]] = []
         """Messages passed over by :meth:`expect`, handed out first by :meth:`read`."""
 
-    @classmethod
-    async def connect(cls, port: int) -> RawClient:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**21)
-        return cls(reader, writer)
-
     async def send(self, **message: Any) -> None:
-        self.writer.write(json.dumps(message).encode() + b"\n")
-        await self.writer.drain()
+        await self.send_raw(json.dumps(message).encode() + b"\n")
 
     async def send_raw(self, data: bytes) -> None:
-        self.writer.write(data)
-        await self.writer.drain()
+        """Send ``data``: bytes on the stream, or over a WebSocket a frame for each line."""
+        raise NotImplementedError
+
+    async def _next_message(self) -> bytes:
+        """The next message's bytes; ConnectionError once the server has closed."""
+        raise NotImplementedError
 
     async def read(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message: first any that :meth:`expect` passed over, then the wire's."""
@@ -53,9 +77,7 @@ class RawClient:
         return await self._read_wire(timeout)
 
     async def _read_wire(self, timeout: float) -> dict[str, Any]:
-        line = await asyncio.wait_for(self.reader.readline(), timeout)
-        if not line.endswith(b"\n"):  # the end, or a server killed in the middle of a line
-            raise ConnectionError("closed by the server")
+        line = await asyncio.wait_for(self._next_message(), timeout)
         message: dict[str, Any] = json.loads(line)
         self.received.append(message)
         return message
@@ -86,13 +108,41 @@ class RawClient:
         async with asyncio.timeout(timeout):
             while True:
                 try:
-                    line = await self.reader.readline()
-                except ConnectionResetError:
-                    line = b""
-                if not line:
+                    line = await self._next_message()
+                except ConnectionError:
                     await self.close()
                     return True
                 self.received.append(json.loads(line))
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class RawClient(Client):
+    """Over TCP: one message a line."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        super().__init__()
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def connect(cls, port: int) -> RawClient:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**21)
+        return cls(reader, writer)
+
+    async def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def _next_message(self) -> bytes:
+        try:
+            line = await self.reader.readline()
+        except ConnectionResetError:
+            line = b""
+        if not line.endswith(b"\n"):  # the end, or a server killed in the middle of a line
+            raise ConnectionError("closed by the server")
+        return line
 
     async def close(self) -> None:
         self.writer.close()
@@ -100,7 +150,69 @@ class RawClient:
             await self.writer.wait_closed()
 
 
-async def play_until_over(client: RawClient, choose: str = "first") -> dict[str, Any]:
+class WsClient(Client):
+    """Over the browser table's WebSocket: one message a text frame."""
+
+    def __init__(self, websocket: ClientConnection) -> None:
+        super().__init__()
+        self.websocket = websocket
+
+    @classmethod
+    async def connect(cls, port: int, origin: str | None = None) -> WsClient:
+        websocket = await websockets.connect(
+            f"ws://127.0.0.1:{port}{SOCKET_PATH}", origin=origin,  # type: ignore[arg-type]
+            max_size=2**21, compression=None, ping_interval=None,
+        )
+        return cls(websocket)
+
+    async def send_raw(self, data: bytes) -> None:
+        """Each line of ``data`` (its newline dropped) as one text frame, sent as it is."""
+        with suppress(ConnectionClosed):
+            for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else [data]:
+                await self.websocket.send(line, text=True)
+
+    async def send_binary(self, data: bytes) -> None:
+        await self.websocket.send(data)
+
+    async def _next_message(self) -> bytes:
+        try:
+            message = await self.websocket.recv()
+        except ConnectionClosed:
+            raise ConnectionError("closed by the server") from None
+        return message.encode() if isinstance(message, str) else message
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a test server listens over one transport."""
+
+    transport: str
+    port: int
+
+    async def connect(self) -> Client:
+        if self.transport == "ws":
+            return await WsClient.connect(self.port)
+        return await RawClient.connect(self.port)
+
+
+@dataclass(frozen=True)
+class Net:
+    """One transport for a test to run over: servers that speak it, and where to reach them."""
+
+    transport: str
+
+    def serve(self, **settings: Any) -> Any:
+        """A running server, serving the browser table too when the transport is the WebSocket."""
+        return running_web_server(**settings) if self.transport == "ws" else running_server(**settings)
+
+    def at(self, server: Server) -> Endpoint:
+        return Endpoint(self.transport, web_port(server) if self.transport == "ws" else server.port)
+
+
+async def play_until_over(client: Client, choose: str = "first") -> dict[str, Any]:
     """Answer every decide with a legal action until the game_won event; return it."""
     while True:
         message = await client.read(30)

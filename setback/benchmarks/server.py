@@ -16,8 +16,12 @@ With ``--repeat N`` each table count is measured N times, ours then the echo eac
 every figure printed is the median over the runs (each ratio the median of the runs' own
 ratios); the JSON keeps every run. On a shared machine one run's p99 can be off by a third.
 
+With ``--transport ws`` the same bots play over the browser table's WebSocket (one message
+a text frame, through ``websockets``' Sans-I/O client), and the baseline is the same server
+over TCP in the same run: the figures then say what the WebSocket transport costs.
+
 Run: ``python -m setback.benchmarks.server`` or ``setback bench server [--tables 1,50,250]
-[--hold 500] [--seconds 5] [--repeat 1] [--json]``.
+[--hold 500] [--seconds 5] [--repeat 1] [--transport tcp|ws] [--json]``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,25 +83,33 @@ class Tally:
 # -- the servers under test -------------------------------------------------------------
 
 
+SERVERS = ("setback", "setback-ws", "echo")
+"""What a child process serves: our server over TCP, the same with its WebSocket (the port
+printed is the WebSocket's), or the echo baseline."""
+
+
 def _serve(kind: str, folder: str | None) -> None:
     """Child process: run the server (or the echo) on a free loopback port, print the port;
     the server records to a file in ``folder``, which the parent made and removes."""
     from setback import logs
     from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
+    from setback.web import WebListener
 
     logs.configure(level=logging.WARNING)
 
     async def main() -> None:
-        if kind == "setback":  # as shipped: every decision recorded in a SQLite file before it is answered
+        if kind != "echo":  # as shipped: every decision recorded in a SQLite file before it is answered
             assert folder is not None, "ServerProcess makes the folder"
             db = str(Path(folder) / "bench.sqlite3")
             server = Server(
                 ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
             )
             await server.start()
-            tune_gc()  # as `setback serve` does
             port = server.port
+            if kind == "setback-ws":
+                port = (await WebListener.start(server, "127.0.0.1", 0)).port
+            tune_gc()  # as `setback serve` does
         else:
             listener = await asyncio.start_server(_echo, "127.0.0.1", 0, limit=MAX_SERVER_LINE_BYTES)
             port = listener.sockets[0].getsockname()[1]
@@ -136,7 +148,7 @@ def rss_kb(pid: int) -> int:
 
 class ServerProcess:
     def __init__(self, kind: str) -> None:
-        self.folder = tempfile.mkdtemp(prefix="setback-bench-") if kind == "setback" else None
+        self.folder = tempfile.mkdtemp(prefix="setback-bench-") if kind != "echo" else None
         """The server's records file lives here, and goes with it (a run writes hundreds of MB)."""
         argv = [sys.executable, "-m", "setback.benchmarks.server", "--serve", kind]
         self.process = subprocess.Popen(
@@ -171,9 +183,13 @@ class ServerProcess:
 # -- the harness -----------------------------------------------------------------------------
 
 
+Closers = list[Callable[[], None]]
+"""What ends a table's connections when the bots stop."""
+
+
 async def _setback_table(
     port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
-) -> list[asyncio.StreamWriter]:
+) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
     for _, writer in conns:
         writer.write(HELLO)
@@ -188,7 +204,33 @@ async def _setback_table(
     for seat, (_, writer) in enumerate(conns):
         writer.write(b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}\n' % (table.encode(), seat))
     tasks.extend(asyncio.create_task(_setback_bot(r, w, tally, last_act, started)) for r, w in conns)
-    return [w for _, w in conns]
+    return [w.close for _, w in conns]
+
+
+def _answer(line: bytes, tally: Tally, last_act: list[float]) -> bytes | None:
+    """A minimal bot's answer to one of the server's messages (None: nothing to say)."""
+    if line.startswith(b'{"type":"decide"'):
+        now = time.perf_counter()
+        decide = _mini.decode(line)
+        assert decide.view is not None
+        if tally.counting and last_act[0]:
+            if tally.rtts is not None:
+                tally.rtts.append(now - last_act[0])
+            tally.decisions += 1
+        last_act[0] = time.perf_counter()
+        return b'{"type":"act","request":%d,"action":"%s"}\n' % (decide.request, decide.view.legal[0].encode())
+    if line.startswith(b'{"type":"game_over"'):  # the answer to the game's last act
+        if tally.counting and last_act[0]:
+            if tally.rtts is not None:
+                tally.rtts.append(time.perf_counter() - last_act[0])
+            tally.decisions += 1
+        last_act[0] = 0.0  # the next game's first decide answers the seats' ready, not an act
+        return b'{"type":"ready"}\n'
+    if line.startswith(b'{"type":"error"'):
+        tally.errors += 1
+        if tally.errors < 5:
+            print(line, file=sys.stderr)
+    return None
 
 
 async def _setback_bot(
@@ -198,33 +240,88 @@ async def _setback_bot(
     await started.wait()
     with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
         while line := await reader.readline():
-            if line.startswith(b'{"type":"decide"'):
-                now = time.perf_counter()
-                decide = _mini.decode(line)
-                assert decide.view is not None
-                if tally.counting and last_act[0]:
-                    if tally.rtts is not None:
-                        tally.rtts.append(now - last_act[0])
-                    tally.decisions += 1
-                last_act[0] = time.perf_counter()
-                writer.write(b'{"type":"act","request":%d,"action":"%s"}\n' % (
-                    decide.request, decide.view.legal[0].encode()))
-            elif line.startswith(b'{"type":"game_over"'):  # the answer to the game's last act
-                if tally.counting and last_act[0]:
-                    if tally.rtts is not None:
-                        tally.rtts.append(time.perf_counter() - last_act[0])
-                    tally.decisions += 1
-                last_act[0] = 0.0  # the next game's first decide answers the seats' ready, not an act
-                writer.write(b'{"type":"ready"}\n')
-            elif line.startswith(b'{"type":"error"'):
-                tally.errors += 1
-                if tally.errors < 5:
-                    print(line, file=sys.stderr)
+            reply = _answer(line, tally, last_act)
+            if reply is not None:
+                writer.write(reply)
+
+
+class _WsBot:
+    """A minimal bot's end of the browser table's WebSocket: ``websockets``' Sans-I/O client
+    over asyncio streams, as lean as the TCP harness's lines (so the harness's own cost stays
+    alike on both transports)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, protocol: Any) -> None:
+        self.reader, self.writer, self.protocol = reader, writer, protocol
+        self.pending: list[bytes] = []
+
+    @classmethod
+    async def connect(cls, port: int) -> _WsBot:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES)
+        protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/ws"), max_size=MAX_SERVER_LINE_BYTES)
+        protocol.send_request(protocol.connect())
+        writer.writelines(protocol.data_to_send())
+        bot = cls(reader, writer, protocol)
+        while bot.protocol.handshake_exc is None and bot.protocol.state.name != "OPEN":
+            await bot._read()
+        return bot
+
+    async def _read(self) -> None:
+        from websockets.frames import Frame, Opcode
+
+        data = await self.reader.read(MAX_SERVER_LINE_BYTES)
+        if not data:
+            raise ConnectionError("closed")
+        self.protocol.receive_data(data)
+        self.pending.extend(bytes(e.data) for e in self.protocol.events_received()
+                            if isinstance(e, Frame) and e.opcode is Opcode.TEXT)
+
+    async def recv(self) -> bytes:
+        while not self.pending:
+            await self._read()
+        return self.pending.pop(0)
+
+    def send(self, line: bytes) -> None:
+        """``line`` (with or without its newline) as one text frame."""
+        self.protocol.send_text(line[:-1] if line.endswith(b"\n") else line)
+        self.writer.writelines(self.protocol.data_to_send())
+
+
+async def _ws_table(
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+) -> Closers:
+    """A table of four minimal bots, each on the browser table's WebSocket."""
+    conns = [await _WsBot.connect(port) for _ in range(4)]
+    for bot in conns:
+        bot.send(HELLO)
+    for bot in conns:
+        await bot.recv()
+    first = conns[0]
+    first.send(b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}' % index)
+    while not (reply := json.loads(await first.recv())).get("id"):
+        pass  # lobby updates about other tables come first
+    table = reply["table"]["table"]
+    last_act = [0.0]
+    for seat, bot in enumerate(conns):
+        bot.send(b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}' % (table.encode(), seat))
+    tasks.extend(asyncio.create_task(_ws_bot(b, tally, last_act, started)) for b in conns)
+    return [b.writer.close for b in conns]
+
+
+async def _ws_bot(bot: _WsBot, tally: Tally, last_act: list[float], started: asyncio.Event) -> None:
+    await started.wait()
+    with contextlib.suppress(ConnectionError):
+        while True:
+            reply = _answer(await bot.recv(), tally, last_act)
+            if reply is not None:
+                bot.send(reply)
 
 
 async def _echo_table(
     port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
-) -> list[asyncio.StreamWriter]:
+) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
 
     async def relay() -> None:
@@ -248,29 +345,30 @@ async def _echo_table(
                 seat = (seat + 1) % 4
 
     tasks.append(asyncio.create_task(relay()))
-    return [w for _, w in conns]
+    return [w.close for _, w in conns]
 
 
 @contextlib.asynccontextmanager
 async def playing(kind: str, port: int, tables: int, tally: Tally) -> AsyncIterator[list[asyncio.Task[None]]]:
-    """``tables`` tables of four minimal bots (``kind`` "setback"; "echo": the baseline's
-    relays) playing at the server on ``port`` until the block ends, counting into ``tally``.
-    Yields the bots' tasks: one that is done before the end lost its connection."""
+    """``tables`` tables of four minimal bots (``kind`` "setback"; "setback-ws": the same over
+    the browser table's WebSocket; "echo": the baseline's relays) playing at the server on
+    ``port`` until the block ends, counting into ``tally``. Yields the bots' tasks: one that is
+    done before the end lost its connection."""
     started = asyncio.Event()
-    make = _setback_table if kind == "setback" else _echo_table
+    make = {"setback": _setback_table, "setback-ws": _ws_table, "echo": _echo_table}[kind]
     tasks: list[asyncio.Task[None]] = []
-    writers: list[asyncio.StreamWriter] = []
+    closers: Closers = []
     try:
         for start in range(0, tables, 50):
             batch = await asyncio.gather(
                 *(make(port, i, tally, started, tasks) for i in range(start, min(tables, start + 50)))
             )
-            writers.extend(w for ws in batch for w in ws)
+            closers.extend(c for cs in batch for c in cs)
         started.set()
         yield tasks
     finally:
-        for writer in writers:
-            writer.close()
+        for close in closers:
+            close()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -339,16 +437,21 @@ def memory_per_bot(tables: int, seconds: float) -> dict[str, Any]:
         server.stop()
 
 
-def _pair(tables: int, seconds: float) -> dict[str, Any]:
-    """One run of each server at ``tables`` tables, ours first, and the ratios of the two."""
-    ours = measure("setback", tables, seconds)
-    echo = measure("echo", tables, seconds)
+def _pair(tables: int, seconds: float, transport: str = "tcp") -> dict[str, Any]:
+    """One run of each server at ``tables`` tables, ours first, and the ratios of the two: ours
+    over the echo, or (``transport`` ``ws``) ours over the WebSocket to ours over TCP."""
+    ours = measure("setback-ws" if transport == "ws" else "setback", tables, seconds)
+    base = measure("setback" if transport == "ws" else "echo", tables, seconds)
     return {
         "setback": ours,
-        "echo": echo,
-        "ratio_decisions": round(ours["decisions_per_s"] / max(echo["decisions_per_s"], 1), 3),
-        "ratio_p99": round(ours["p99_ms"] / max(echo["p99_ms"], 1e-6), 3),
+        BASELINES[transport]: base,
+        "ratio_decisions": round(ours["decisions_per_s"] / max(base["decisions_per_s"], 1), 3),
+        "ratio_p99": round(ours["p99_ms"] / max(base["p99_ms"], 1e-6), 3),
     }
+
+
+BASELINES = {"tcp": "echo", "ws": "tcp"}
+"""What ours is measured against over each transport: the echo server, or ours over TCP."""
 
 
 def _median(values: list[Any]) -> Any:
@@ -362,7 +465,7 @@ def _row(tables: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
     over the runs, each ratio the median of the runs' own ratios (the servers of a run
     shared the machine's moment), and every run as it came."""
     row: dict[str, Any] = {"tables": tables}
-    for side in ("setback", "echo"):
+    for side in (key for key, value in pairs[0].items() if isinstance(value, dict)):
         row[side] = {key: _median([pair[side][key] for pair in pairs]) for key in pairs[0][side]}
     for ratio in ("ratio_decisions", "ratio_p99"):
         row[ratio] = _median([pair[ratio] for pair in pairs])
@@ -371,14 +474,14 @@ def _row(tables: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
     return row
 
 
-def run(table_counts: list[int], hold: int, seconds: float, repeat: int = 1) -> dict[str, Any]:
+def run(table_counts: list[int], hold: int, seconds: float, repeat: int = 1, transport: str = "tcp") -> dict[str, Any]:
     rows = []
     for tables in table_counts:
-        rows.append(_row(tables, [_pair(tables, seconds) for _ in range(repeat)]))
+        rows.append(_row(tables, [_pair(tables, seconds, transport) for _ in range(repeat)]))
     held = memory_per_bot(hold, seconds) if hold else None
     return {
         "benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "repeat": repeat, "rows": rows,
-        "hold": held,
+        "hold": held, "transport": transport,
     }
 
 
@@ -421,24 +524,31 @@ def main(argv: list[str] | None = None) -> None:
         "--repeat", type=at_least_one, default=1,
         help="runs of both servers at each table count, alternating; figures are medians (default 1)",
     )
+    parser.add_argument(
+        "--transport", choices=sorted(BASELINES), default="tcp",
+        help="the bots' transport: tcp, against the echo server (default), or ws, the browser table's "
+        "WebSocket, against the same server over TCP",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--serve", choices=["setback", "echo"], help=argparse.SUPPRESS)
+    parser.add_argument("--serve", choices=SERVERS, help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         _serve(args.serve, args.folder)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    result = run(args.tables, max(0, args.hold), args.seconds, args.repeat)
+    result = run(args.tables, max(0, args.hold), args.seconds, args.repeat, args.transport)
     if args.json:
         print(json.dumps(result))
         return
+    base = BASELINES[args.transport]
+    us = "ws" if args.transport == "ws" else "ours"
     print(f"server hot path: {result['build']} (setback --version tells; README, Quick start)")
-    print(f"{'tables':>6} {'ours dec/s':>11} {'echo dec/s':>11} {'ratio':>6} "
-          f"{'ours p50':>9} {'ours p99':>9} {'echo p99':>9} {'p99 x':>6} {'errors':>6} "
-          f"{'ours cpu/dec':>13} {'echo cpu/dec':>13}")
+    print(f"{'tables':>6} {us + ' dec/s':>11} {base + ' dec/s':>11} {'ratio':>6} "
+          f"{us + ' p50':>9} {us + ' p99':>9} {base + ' p99':>9} {'p99 x':>6} {'errors':>6} "
+          f"{us + ' cpu/dec':>13} {base + ' cpu/dec':>13}")
     for row in result["rows"]:
-        ours, echo = row["setback"], row["echo"]
+        ours, echo = row["setback"], row[base]
         print(f"{row['tables']:>6} {ours['decisions_per_s']:>11} {echo['decisions_per_s']:>11} "
               f"{row['ratio_decisions']:>6} {ours['p50_ms']:>8}ms {ours['p99_ms']:>8}ms {echo['p99_ms']:>8}ms "
               f"{row['ratio_p99']:>6} {ours['errors']:>6} "
@@ -447,7 +557,7 @@ def main(argv: list[str] | None = None) -> None:
         if "runs" in row:
             ratios = [pair["ratio_decisions"] for pair in row["runs"]]
             p99x = [pair["ratio_p99"] for pair in row["runs"]]
-            print(f"{row['tables']} tables, medians of {len(p99x)} runs (ours, then the echo, each time): "
+            print(f"{row['tables']} tables, medians of {len(p99x)} runs ({us}, then {base}, each time): "
                   f"ratio {min(ratios)} to {max(ratios)}, p99 x {min(p99x)} to {max(p99x)}")
     if result["hold"]:
         held = result["hold"]

@@ -1,8 +1,9 @@
-"""``setback play``: from the command line's flags to a running text client.
+"""``setback play``: from the command line's flags to a running text client (or a browser).
 
 With a HOST it connects there; with ``--bots N`` and no host it starts an embedded server
 on 127.0.0.1 (a free port), creates a table with N built-in bots and seats the player;
-with neither it looks for servers on the LAN.
+with neither it looks for servers on the LAN. ``--web`` plays that ``--bots`` game in the
+player's browser instead of the terminal.
 """
 
 from __future__ import annotations
@@ -12,8 +13,13 @@ import asyncio
 import contextlib
 import dataclasses
 import getpass
+import json
 import os
 import ssl
+import sys
+import urllib.parse
+
+import msgspec
 
 from setback import logs, places
 from setback.client.options import PlayOptions
@@ -64,6 +70,10 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls-ca", metavar="PEM", help="check the server's certificate against this CA or certificate")
     parser.add_argument("--insecure", action="store_true", help="with --tls: encrypt but accept any certificate")
     parser.add_argument(
+        "--web", action="store_true",
+        help="with --bots: play in your browser (the page of an embedded server) instead of the terminal",
+    )
+    parser.add_argument(
         "--db", metavar="PATH",
         help="with --bots: the embedded server's SQLite file (default: in your data folder, as for "
         "setback serve, so setback history lists your games; :memory: keeps nothing)",
@@ -90,6 +100,8 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):
         raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
+    if args.web and (address is not None or not args.bots):
+        raise ValueError("--web plays a game on this computer: use it with --bots and no HOST")
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     if tls is not None and address is None:
         raise ValueError("--tls is for a server that speaks it: name the HOST")
@@ -120,6 +132,48 @@ async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> N
             await server.stop()
 
 
+def quick_game_url(page: str, name: str, plan: QuickGame) -> str:
+    """The address of the browser table that creates ``plan``'s table for ``name`` on arrival
+    (the page reads the fragment, which never reaches the server, and then forgets it)."""
+    wanted = {"name": name, "bots": str(plan.bots), "rules": json.dumps(msgspec.to_builtins(plan.rules))}
+    if plan.clock.decision_seconds is not None:
+        wanted["clock"] = f"{plan.clock.decision_seconds:g}"
+    if plan.seed is not None:
+        wanted["seed"] = str(plan.seed)
+    if plan.name:
+        wanted["table"] = plan.name
+    return f"{page}#{urllib.parse.urlencode(wanted, quote_via=urllib.parse.quote)}"
+
+
+def can_open_browser() -> bool:
+    """Whether this session has a browser to open: one named in ``$BROWSER``, a desktop's own
+    (macOS, Windows), or a display for one (a text browser in this terminal would take it over)."""
+    return bool(os.environ.get("BROWSER")) or sys.platform in {"darwin", "win32"} or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+async def play_in_browser(options: PlayOptions, db: str | None) -> None:
+    """An embedded server with its browser table; the player's browser opened at the table
+    (the address printed in any case). Runs until interrupted (Ctrl-C)."""
+    import webbrowser
+
+    from setback.commands.embedded import start_embedded
+    from setback.web import WebListener, page_urls
+
+    assert options.plan is not None
+    server = await start_embedded(db)
+    try:
+        web = await WebListener.start(server, "127.0.0.1", 0)
+        url = quick_game_url(page_urls("127.0.0.1", web.port, tls=False)[0], options.name, options.plan)
+        print(f"Your table is at {url}", flush=True)
+        opened = can_open_browser() and await asyncio.to_thread(webbrowser.open, url)
+        print("It is open in your browser." if opened else "Open that address in a browser on this computer.")
+        print("Ctrl-C stops the server, and the game.", flush=True)
+        await server.run_until_stopped()
+    finally:
+        await server.stop()
+
+
 REACH_SECONDS = 5.0
 """How long ``setback play HOST`` waits for the server to take its first connection."""
 
@@ -147,6 +201,9 @@ def run_play_command(args: argparse.Namespace, rules: Rules) -> int:
     if options.address is not None:  # a server that is not there is news now, not a lobby that says offline
         asyncio.run(check_reachable(options.address, options.tls))
     db = args.db or str(places.default_db_path())
+    if args.web:
+        asyncio.run(play_in_browser(options, None if db == ":memory:" else db))
+        return 0
     asyncio.run(play(options, embedded, None if db == ":memory:" else db))
     return 0
 

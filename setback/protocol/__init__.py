@@ -2,6 +2,7 @@
 
 from setback.protocol.codec import (
     DEFAULT_PORT,
+    DEFAULT_WEB_PORT,
     MAJOR,
     MAX_LINE_BYTES,
     MAX_SERVER_LINE_BYTES,
@@ -17,7 +18,8 @@ from setback.protocol.codec import (
 from setback.protocol.errors import FATAL, Code
 
 __all__ = [
-    "DEFAULT_PORT", "FATAL", "MAJOR", "MAX_LINE_BYTES", "MAX_SERVER_LINE_BYTES", "PROTOCOL_VERSION", "SERVICE_TYPE",
+    "DEFAULT_PORT", "DEFAULT_WEB_PORT", "FATAL", "MAJOR", "MAX_LINE_BYTES", "MAX_SERVER_LINE_BYTES",
+    "PROTOCOL_VERSION", "SERVICE_TYPE",
     "Code", "LineBuffer", "ProtocolError", "decode_client", "decode_server", "encode",
     "request_id",
 ]

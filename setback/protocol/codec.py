@@ -17,6 +17,8 @@ PROTOCOL_VERSION = "1.3"
 MAJOR = 1
 DEFAULT_PORT = 7411
 """The TCP port a server listens on unless told otherwise."""
+DEFAULT_WEB_PORT = 7412
+"""The port of the browser table (its page, and the protocol over a WebSocket) unless told otherwise."""
 SERVICE_TYPE = "_setback._tcp.local."
 """The DNS-SD service type a server announces itself under on the LAN (spec.md, "Discovery")."""
 MAX_LINE_BYTES = 16 * 1024

@@ -29,9 +29,17 @@ ANY_HOST = frozenset({"", "0.0.0.0", "::"})
 """Listening addresses that mean every interface."""
 
 
-def txt_record(name: str, port: int) -> dict[str, str]:
-    """The TXT record of a server called ``name`` listening on ``port``."""
-    return {"txtvers": TXT_VERSION, "name": name, "version": PROTOCOL_VERSION, "port": str(port)}
+WEB_SERVICE_TYPES = {False: "_http._tcp.local.", True: "_https._tcp.local."}
+"""The DNS-SD service types of the browser table's page, over HTTP and over HTTPS (RFC 6763)."""
+
+
+def txt_record(name: str, port: int, web_port: int | None = None) -> dict[str, str]:
+    """The TXT record of a server called ``name`` listening on ``port`` (and serving the
+    browser table on ``web_port``)."""
+    record = {"txtvers": TXT_VERSION, "name": name, "version": PROTOCOL_VERSION, "port": str(port)}
+    if web_port is not None:
+        record["web"] = str(web_port)
+    return record
 
 
 def instance_name(name: str) -> str:
@@ -42,14 +50,25 @@ def instance_name(name: str) -> str:
     return f"{label}.{SERVICE_TYPE}"
 
 
-def service_info(name: str, addresses: Sequence[str], port: int) -> AsyncServiceInfo:
+def service_info(name: str, addresses: Sequence[str], port: int, web_port: int | None = None) -> AsyncServiceInfo:
     """The service a server called ``name`` announces: its instance name, SRV port, A records
     (the IPv4 ``addresses``), this machine's host name and the TXT record."""
     return AsyncServiceInfo(
         SERVICE_TYPE,
         instance_name(name),
         port=port,
-        properties=txt_record(name, port),
+        properties=txt_record(name, port, web_port),
+        addresses=[socket.inet_aton(a) for a in addresses],
+        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+    )
+
+
+def page_info(name: str, addresses: Sequence[str], web_port: int, tls: bool) -> AsyncServiceInfo:
+    """The browser table's page as a web service of its own (``_http._tcp``, or ``_https._tcp``
+    with ``tls``), so that a phone's or a browser's service browser lists it."""
+    kind = WEB_SERVICE_TYPES[tls]
+    return AsyncServiceInfo(
+        kind, instance_name(name).replace(SERVICE_TYPE, kind), port=web_port, properties={"path": "/"},
         addresses=[socket.inet_aton(a) for a in addresses],
         server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
     )
@@ -71,11 +90,13 @@ class AdvertiseError(Exception):
 
 
 class Advertisement:
-    """One registered service; :meth:`close` withdraws it (send the goodbye packets)."""
+    """The registered services (the server's, and its browser table's page when it serves
+    one); :meth:`close` withdraws them (sends the goodbye packets)."""
 
-    def __init__(self, zeroconf: AsyncZeroconf, info: AsyncServiceInfo) -> None:
+    def __init__(self, zeroconf: AsyncZeroconf, info: AsyncServiceInfo, page: AsyncServiceInfo | None = None) -> None:
         self.zeroconf = zeroconf
         self.info = info
+        self.page = page
 
     @property
     def name(self) -> str:
@@ -83,28 +104,34 @@ class Advertisement:
         return str(self.info.name)
 
     @classmethod
-    async def start(cls, name: str, host: str, port: int) -> Advertisement:
+    async def start(
+        cls, name: str, host: str, port: int, web_port: int | None = None, web_tls: bool = False,
+    ) -> Advertisement:
         """Register the server listening on ``host``:``port``, announced only on that interface
-        unless it listens on all; :class:`AdvertiseError` when that cannot be done."""
+        unless it listens on all, and its browser table's page on ``web_port`` (served over
+        HTTPS with ``web_tls``); :class:`AdvertiseError` when that cannot be done."""
         try:
             addresses = lan_addresses() if host in ANY_HOST else [socket.gethostbyname(host)]
             interfaces = InterfaceChoice.All if host in ANY_HOST else addresses
             responder = AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
         except (OSError, zeroconf.Error) as exc:
             raise AdvertiseError(str(exc)) from exc
-        info = service_info(name, addresses, port)
+        info = service_info(name, addresses, port, web_port)
+        page = page_info(name, addresses, web_port, web_tls) if web_port is not None else None
         try:
-            registered = await responder.async_register_service(info, allow_name_change=True)
-            await registered
+            for service in (info, page):
+                if service is not None:
+                    await (await responder.async_register_service(service, allow_name_change=True))
         except (OSError, zeroconf.Error) as exc:
             await responder.async_close()
             raise AdvertiseError(str(exc)) from exc
-        log.info("advertised", service=info.name, addresses=addresses, port=port)
-        return cls(responder, info)
+        log.info("advertised", service=info.name, addresses=addresses, port=port, web_port=web_port)
+        return cls(responder, info, page)
 
     async def close(self) -> None:
         try:
-            withdrawn = await self.zeroconf.async_unregister_service(self.info)
-            await withdrawn
+            for service in (self.info, self.page):
+                if service is not None:
+                    await (await self.zeroconf.async_unregister_service(service))
         finally:
             await self.zeroconf.async_close()

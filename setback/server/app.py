@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 import structlog
 
@@ -26,8 +27,19 @@ from setback.server.store import Holder, Store
 log = structlog.get_logger("setback.server")
 
 
+class Listener(Protocol):
+    """Another way in to the same lobby (the browser table's WebSocket listener): it makes a
+    :class:`Connection` for each peer, and the server closes it when it stops."""
+
+    def close(self) -> None:
+        """Stop taking new peers; those connected stay until the server says goodbye."""
+
+    async def wait_closed(self) -> None:
+        """Return once every peer it took is gone."""
+
+
 class Server:
-    """``setback serve``: a lobby of tables behind a TCP listener."""
+    """``setback serve``: a lobby of tables behind a TCP listener (and any other :class:`Listener`)."""
 
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
@@ -45,6 +57,7 @@ class Server:
         self._stopping = False
         self._fatal_stop: asyncio.Future[None] | None = None
         self._listener: asyncio.Server | None = None
+        self._listeners: list[Listener] = []
         self._sweeper: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
 
@@ -71,6 +84,10 @@ class Server:
             "listening", host=self.config.host, port=self.port, name=self.config.name,
             tls=self.config.tls_cert is not None, db=self.config.db or ":memory:", hot_path=compiled.STATUS,
         )
+
+    def add_listener(self, listener: Listener) -> None:
+        """Let ``listener`` bring peers in too; :meth:`stop` closes it with the TCP listener."""
+        self._listeners.append(listener)
 
     def mark_dirty(self, connection: Connection) -> None:
         """``connection`` has output queued: flush at the end of this turn of the loop."""
@@ -163,6 +180,8 @@ class Server:
         self._stopping = True
         if self._listener is not None:
             self._listener.close()
+        for listener in self._listeners:
+            listener.close()
         self.lobby.halt()
         await self.settle()  # what the tables last did, recorded and said (or, if the disk fails, neither)
         goodbye = encode(Goodbye(reason=reason))  # records nothing: said even when the disk has failed
@@ -175,6 +194,9 @@ class Server:
         if self._listener is not None:
             await self._listener.wait_closed()
             self._listener = None
+        for listener in self._listeners:
+            await listener.wait_closed()
+        self._listeners.clear()
         self.store.close()
         self._stopped.set()
         log.info("stopped", reason=reason)
@@ -204,33 +226,3 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
-
-
-async def serve(config: ServerConfig, advertise: bool = False) -> None:
-    """Serve until stopped; with ``advertise``, announced on the LAN over mDNS meanwhile."""
-    server = Server(config)
-    await server.start()
-    tune_gc()
-    advertisement = None
-    if advertise:
-        from setback.server.advertise import AdvertiseError, Advertisement
-
-        try:
-            advertisement = await Advertisement.start(config.name, config.host, server.port)
-        except AdvertiseError as exc:
-            log.warning("not_advertised", error=str(exc))
-    try:
-        await server.run_until_stopped()
-    finally:
-        if advertisement is not None:
-            await advertisement.close()
-
-
-def run(config: ServerConfig, advertise: bool = False) -> None:
-    """Serve with uvloop when it is installed, else the standard event loop."""
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(serve(config, advertise))
-    else:
-        uvloop.run(serve(config, advertise))

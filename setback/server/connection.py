@@ -1,4 +1,11 @@
-"""One TCP connection: framing, limits, the hello, and handing requests to the lobby."""
+"""One peer's connection: framing, limits, the hello, and handing requests to the lobby.
+
+A :class:`Connection` is an asyncio protocol for a TCP stream of lines. A transport that
+frames messages itself (the browser table's WebSocket, ``setback.web``) is a shell around
+the same object: it hands it each message (:meth:`Connection.message_received`) and writes
+each line it is given (``writelines``) as one message, so every limit, error and rule of a
+line holds for a frame too.
+"""
 
 from __future__ import annotations
 
@@ -111,6 +118,27 @@ class Connection(asyncio.Protocol):
             self._line(line)
         if overlong and not self.gone():
             self.fatal(Code.LINE_TOO_LONG, f"a line is at most {self.config.max_line_bytes} bytes, newline included")
+
+    def message_received(self, message: bytes) -> None:
+        """One message from a transport that frames messages itself (a WebSocket text frame):
+        read exactly as a line, under the same limit (counting the newline a line would end with)."""
+        if self.closing:
+            return
+        if len(message) >= self.config.max_line_bytes:
+            self.fatal(Code.LINE_TOO_LONG, f"a message is at most {self.config.max_line_bytes - 1} bytes")
+            return
+        self.last_heard = time.monotonic()
+        self._line(message)
+
+    def binary_received(self) -> None:
+        """A message that is not text (a WebSocket binary frame): it counts, and is malformed."""
+        if self.closing:
+            return
+        self.last_heard = time.monotonic()
+        if not self._pay():
+            self._dropped_line(b"")
+            return
+        self.send(Error(code=Code.MALFORMED, message="a message is a JSON object in a text frame, not binary"))
 
     def gone(self) -> bool:
         """Closed, or closing after a fatal error: nothing more is read or sent."""
@@ -295,15 +323,17 @@ class Connection(asyncio.Protocol):
         self.server.hold(self, self.unread())
 
     def flush_out(self) -> None:
-        """Write everything queued for this peer in one go; drop a peer that has stopped reading."""
-        data = b"".join(self._out)
-        self._out.clear()
-        self._queued = 0
+        """Write everything queued for this peer in one go (a line a message, for a transport
+        that frames them); drop a peer that has stopped reading."""
         transport = self.transport
-        if not data or transport is None or transport.is_closing():
+        if not self._out or transport is None or transport.is_closing():
+            self._out.clear()
+            self._queued = 0
             self.server.hold(self, self.unread())
             return
-        transport.write(data)
+        transport.writelines(self._out)
+        self._out.clear()
+        self._queued = 0
         self.server.hold(self, self.unread())
         if self.held > self.config.max_write_buffer:
             self.drop_as_dead("slow_peer_dropped")

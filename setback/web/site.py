@@ -1,0 +1,125 @@
+"""The page's files, and what every answer over HTTP promises: only the page's own files
+(a strict Content-Security-Policy), and a socket only for pages of its own origin."""
+
+from __future__ import annotations
+
+import email.utils
+import http
+from dataclasses import dataclass
+from importlib import resources
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+SOCKET_PATH = "/ws"
+"""Where the page (or any WebSocket client) opens its socket."""
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+}
+"""The kinds of file the page is made of; a file of any other kind is not served."""
+
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The page loads its own files and nothing else, runs no inline script or style, opens a
+socket to its own server only, and may not be framed by another site."""
+
+HEADERS = (
+    ("Content-Security-Policy", POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
+    ("Cache-Control", "no-cache"),
+    ("Connection", "close"),
+)
+"""Sent with every file (the page is small: it is fetched again rather than kept stale
+after the server is upgraded)."""
+
+
+@dataclass(frozen=True)
+class File:
+    body: bytes
+    content_type: str
+
+
+def _read_static() -> dict[str, File]:
+    """Every file of ``static/`` by the path it is served at; ``/`` is ``index.html``."""
+    files: dict[str, File] = {}
+    folder = resources.files("setback.web") / "static"
+    for entry in folder.iterdir():
+        kind = CONTENT_TYPES.get("." + entry.name.rpartition(".")[2])
+        if entry.is_file() and kind is not None:
+            files["/" + entry.name] = File(entry.read_bytes(), kind)
+    files["/"] = files["/index.html"]
+    return files
+
+
+def same_origin(origin: str, host: str, tls: bool) -> bool:
+    """Whether a page from ``origin`` was served by the server a request for ``host`` reached."""
+    scheme = "https" if tls else "http"
+    return origin.lower() == f"{scheme}://{host}".lower()
+
+
+class Site:
+    """The answers to HTTP requests: the page's files, and whether a socket may open."""
+
+    def __init__(self, tls: bool) -> None:
+        self.tls = tls
+        self.files = _read_static()
+
+    @property
+    def size(self) -> int:
+        """The bytes of every file of the page."""
+        return sum(len(f.body) for path, f in self.files.items() if path != "/")
+
+    def answer(self, request: Request) -> Response | None:
+        """The response to ``request``; None lets a socket at :data:`SOCKET_PATH` open.
+
+        A browser always says where the page that opens a socket came from (``Origin``):
+        a page of another site is refused, so it cannot drive the seat of a guest who has
+        this table open. A client that is no browser sends no ``Origin`` and may connect,
+        as it may over TCP.
+        """
+        path = request.path.partition("?")[0]
+        if path == SOCKET_PATH:
+            origins = request.headers.get_all("Origin")
+            hosts = request.headers.get_all("Host")
+            if origins and (len(origins) > 1 or len(hosts) != 1 or not same_origin(origins[0], hosts[0], self.tls)):
+                return _plain(http.HTTPStatus.FORBIDDEN, "only the page this server serves may open its socket\n")
+            return None
+        file = self.files.get(path)
+        if file is None:
+            return _plain(http.HTTPStatus.NOT_FOUND, "no such file\n")
+        return _response(http.HTTPStatus.OK, file.body, file.content_type)
+
+
+def _plain(status: http.HTTPStatus, text: str) -> Response:
+    return _response(status, text.encode(), "text/plain; charset=utf-8")
+
+
+def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Response:
+    headers = Headers([
+        ("Date", email.utils.formatdate(usegmt=True)),
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        *HEADERS,
+    ])
+    return Response(status.value, status.phrase, headers, body)
+
+
+def page_urls(host: str, port: int, tls: bool) -> list[str]:
+    """The addresses a guest opens the page at: one for each of this machine's addresses when
+    the server listens on all of them (loopback last), else the one it listens on."""
+    from setback.server.advertise import ANY_HOST, lan_addresses
+
+    scheme = "https" if tls else "http"
+    hosts = lan_addresses() if host in ANY_HOST else [host]
+    return [f"{scheme}://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts or ["127.0.0.1"]]

@@ -1,0 +1,257 @@
+// The page's start and its loop: a message arrives, the state changes in one place
+// (state.js), the screen is drawn from the state (lobby.js, table.js).
+
+import { byId } from "./dom.js";
+import { Link, socketUrl } from "./link.js";
+import { drawLobby, setupLobby } from "./lobby.js";
+import { connection, createState, myTurn, receive, sending } from "./state.js";
+import { drawTable, setupTable, shownHand } from "./table.js";
+import { whyNot } from "./cards.js";
+
+const PROTOCOL = "1.2";
+const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password" };
+// The name is kept in the browser; the seat's token, what is watched and the password in
+// this tab only, so that two tabs are two players (and a reload is the same one).
+
+const PAUSES = { card_played: 500, trick_won: 1500, hand_scored: 1500 };
+// How long the page lets a card, a finished trick and a hand's result be seen before it
+// shows what came after them (bots answer at once); a page far behind catches up.
+const CATCH_UP_MS = 4000;
+const pace = Math.max(0, Number(new URLSearchParams(location.search).get("pace") ?? 1)) || 0;
+
+/** A table to make on arrival, from the address's fragment (`setback play --bots 3 --web`). */
+function quickPlan(fragment) {
+  const bots = Number(fragment.get("bots"));
+  if (!Number.isInteger(bots) || bots < 1) return null;
+  let rules;
+  try {
+    rules = JSON.parse(fragment.get("rules") || "{}");
+  } catch {
+    return null;
+  }
+  rules = { players: bots + 1, ...rules };
+  const seconds = Number(fragment.get("clock"));
+  const seed = fragment.get("seed");
+  return {
+    bots, rules, name: fragment.get("table") || undefined,
+    clock: { decision_seconds: seconds > 0 ? seconds : null },
+    seed: seed !== null && /^[0-9]+$/.test(seed) ? Number(seed) : undefined,
+  };
+}
+
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (fragment.get("name")) localStorage.setItem(KEPT.name, fragment.get("name").slice(0, 40));
+const state = createState(localStorage.getItem(KEPT.name) || "", quickPlan(fragment));
+if (location.hash) history.replaceState(null, "", location.pathname + location.search); // a reload makes no second table
+state.token = sessionStorage.getItem(KEPT.token);
+const watched = sessionStorage.getItem(KEPT.watching);
+if (watched && !state.token) Object.assign(state, { table: watched, spectating: true });
+
+const ui = { chosen: null, drawing: false, inbox: [], holdUntil: 0, timer: null };
+let nextId = 1;
+
+const link = new Link(socketUrl(), {
+  onOpen() {
+    const hello = { type: "hello", version: PROTOCOL, name: state.name, kind: "human" };
+    if (state.token) hello.token = state.token;
+    const password = sessionStorage.getItem(KEPT.password);
+    if (password) hello.password = password;
+    link.send(hello);
+  },
+  onMessage(message) {
+    if (message.type === "ping") {
+      link.send({ type: "pong", nonce: message.nonce });
+      return;
+    }
+    ui.inbox.push({ message, at: performance.now() });
+    pump();
+  },
+  onDrop(why) {
+    const stopped = state.stopped ? `the server stopped: ${state.stopped}` : why;
+    connection(state, link.held ? "offline" : "reconnecting", stopped);
+    draw();
+  },
+});
+
+/** Send `message` with an id of its own; say so when there is no connection to send it on. */
+function send(message) {
+  const request = { ...message, id: nextId++ };
+  sending(state, request);
+  if (!link.send(request)) {
+    state.requests.delete(request.id);
+    state.notice = "Not connected: that was not sent. The page reconnects by itself.";
+  }
+  draw();
+}
+
+/** How long to show `message` before the next one (0: go on at once). */
+function pauseAfter(message) {
+  if (message.type !== "event" || !state.game) return 0;
+  const ev = message.event;
+  if (ev.kind === "card_played" && ev.seat === state.game.seat) return 0;
+  return (PAUSES[ev.kind] || 0) * pace;
+}
+
+/** Fold the messages that have arrived into the state, in order, pausing after the moves
+ * people need to see. */
+function pump() {
+  clearTimeout(ui.timer);
+  while (ui.inbox.length) {
+    const now = performance.now();
+    const behind = now - ui.inbox[0].at > CATCH_UP_MS || ui.inbox.some((m) => m.message.type === "snapshot");
+    if (now < ui.holdUntil && !behind) {
+      ui.timer = setTimeout(pump, ui.holdUntil - now);
+      break;
+    }
+    const { message } = ui.inbox.shift();
+    const answers = receive(state, message, now);
+    after(message);
+    for (const answer of answers) send(answer);
+    const pause = pauseAfter(message);
+    if (pause) ui.holdUntil = now + pause;
+  }
+  draw();
+}
+
+/** What a message means for the page beyond the state: what to keep, whether to retry. */
+function after(message) {
+  if (message.type === "welcome") {
+    link.settled();
+    localStorage.setItem(KEPT.name, message.player);
+  } else if (message.type === "error" && message.fatal) {
+    if (message.code === "bad_password" || message.code === "version_unsupported") link.hold();
+  }
+  if (state.token) sessionStorage.setItem(KEPT.token, state.token);
+  else sessionStorage.removeItem(KEPT.token);
+  if (state.spectating && state.table !== null) sessionStorage.setItem(KEPT.watching, state.table);
+  else if (state.table !== null || state.link === "online") sessionStorage.removeItem(KEPT.watching);
+  if (state.game && state.game.decision === null) ui.chosen = null;
+}
+
+const actions = {
+  send,
+  tell(text) {
+    state.notice = text;
+    draw();
+  },
+  act(action) {
+    const decision = state.game && state.game.decision;
+    if (!myTurn(state)) {
+      actions.tell(decision ? "Your move is on its way." : "It is not your turn.");
+      return;
+    }
+    ui.chosen = null;
+    send({ type: "act", request: decision.request, action });
+  },
+  dismissSummary() {
+    if (state.game) state.game.summary = null;
+    draw();
+  },
+};
+
+function draw() {
+  if (ui.drawing) return;
+  ui.drawing = true;
+  requestAnimationFrame(() => {
+    ui.drawing = false;
+    render(performance.now());
+  });
+}
+
+const LINK_WORDS = { connecting: "connecting…", online: "online", reconnecting: "reconnecting…", offline: "offline" };
+
+function render(now) {
+  byId("where").textContent = state.server;
+  const linkNote = byId("link");
+  linkNote.textContent = state.name ? LINK_WORDS[state.link] : "";
+  linkNote.className = `link link-${state.link}`;
+  const rename = byId("rename");
+  rename.hidden = !state.name || state.table !== null;
+  rename.textContent = state.name;
+  rename.setAttribute("aria-label", `Your name: ${state.name}. Change it`);
+  const notice = byId("notice");
+  notice.hidden = !state.notice;
+  notice.textContent = state.notice || "";
+  const screen = !state.name || state.needsPassword || ui.renaming ? "welcome" : state.table !== null ? "table" : "lobby";
+  for (const id of ["welcome", "lobby", "table"]) byId(id).hidden = id !== screen;
+  byId("password-row").hidden = !state.needsPassword;
+  if (screen === "lobby") drawLobby(state, actions);
+  if (screen === "table") drawTable(state, actions, ui, now);
+  document.title = myTurn(state) ? "Your turn · Setback" : state.table !== null ? `Table · Setback` : "Setback";
+}
+
+// -- the person's input ------------------------------------------------------------------
+
+byId("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = byId("name").value.trim();
+  if (!name) return;
+  const password = byId("password").value;
+  if (state.needsPassword) sessionStorage.setItem(KEPT.password, password);
+  localStorage.setItem(KEPT.name, name);
+  const renamed = state.name !== name && state.link === "online";
+  Object.assign(state, { name, needsPassword: false, notice: null });
+  ui.renaming = false;
+  if (renamed && link.socket) link.socket.close(); // a new hello, under the new name
+  link.open();
+  draw();
+});
+
+byId("rename").addEventListener("click", () => {
+  ui.renaming = true;
+  byId("name").value = state.name;
+  draw();
+});
+
+function onKey(event) {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) return;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+  const game = state.game;
+  if (!game || state.table === null) return;
+  if (event.key === "Escape" && game.summary) {
+    actions.dismissSummary();
+    return;
+  }
+  if (!myTurn(state)) return;
+  const legal = game.decision.legal;
+  const bidding = !legal.some((a) => a.startsWith("play "));
+  const key = event.key;
+  if (bidding) {
+    const action = key === "p" || key === "0" ? "pass" : /^[1-4]$/.test(key) ? `bid ${key}` : null;
+    if (action && legal.includes(action)) actions.act(action);
+    else if (action) actions.tell(`You cannot ${action} now; you may: ${legal.join(", ")}.`);
+    return;
+  }
+  const cards = shownHand(game);
+  const pick = (i) => {
+    const card = cards[i];
+    if (legal.includes(`play ${card}`)) actions.act(`play ${card}`);
+    else actions.tell(whyNot(card, game.trick, game.trump, true));
+  };
+  if (/^[1-9]$/.test(key) && Number(key) <= cards.length) pick(Number(key) - 1);
+  else if (key === "ArrowLeft" || key === "ArrowRight") {
+    const step = key === "ArrowLeft" ? -1 : 1;
+    ui.chosen = ui.chosen === null ? (step > 0 ? 0 : cards.length - 1) : (ui.chosen + step + cards.length) % cards.length;
+    draw();
+  } else if ((key === "Enter" || key === " ") && ui.chosen !== null) {
+    event.preventDefault();
+    pick(ui.chosen);
+  } else return;
+  event.preventDefault();
+}
+
+document.addEventListener("keydown", onKey);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") link.check();
+});
+window.addEventListener("online", () => link.check());
+setInterval(() => {
+  if (state.game && state.game.toAct !== null && state.table !== null) draw(); // the clocks
+}, 500);
+
+setupLobby(actions, () => state);
+setupTable(actions);
+byId("name").value = state.name;
+if (state.name) link.open();
+draw();

@@ -1,0 +1,379 @@
+"""The browser table end to end: Chromium (Debian's ``chromium``) driven by Playwright, at a
+real server's page, as a guest at a LAN evening would use it.
+
+One browser serves every test (each page has a context of its own: its own storage, as
+another phone would). Every page must end with no script error and no breach of the
+Content-Security-Policy. Screenshots go to ``$SETBACK_TEST_OUTPUT`` (else a temporary
+folder, named in the output) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from wire import RawClient, running_web_server, web_port
+
+from setback.server.app import Server
+from setback.web import Site
+
+playwright_api = pytest.importorskip("playwright.async_api")
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 640}
+PACE = 0.2
+"""The page's pauses after a card, a trick and a hand, as a share of a person's (tests need not wait)."""
+CARD = re.compile(r"^(10|[2-9JQKA])[CDHS]$")
+HOSTILE_NAME = '<img src=x onerror="document.title=1">'
+HOSTILE_TABLE = "<script>alert(1)</script><b>bold</b>"
+HOSTILE_CHAT = '<i>hi</i> & <a href="#x">x</a>'
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def browser() -> AsyncIterator[Any]:
+    if not HAVE_CHROMIUM:
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.skip("no Chromium: apt-get install chromium")
+    async with playwright_api.async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        await launched.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where the screenshots (and the figures the tests measure) are written."""
+    folder = Path(os.environ.get("SETBACK_TEST_OUTPUT") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    print(f"\nscreenshots of the browser table: {folder}")
+
+
+def figure(shots: Path, name: str, value: Any) -> None:
+    """Note a figure the tests measured in ``figures.json`` beside the screenshots."""
+    path = shots / "figures.json"
+    known = json.loads(path.read_text()) if path.exists() else {}
+    known[name] = value
+    path.write_text(json.dumps(known, indent=2) + "\n")
+
+
+@dataclass
+class Guest:
+    """One browser page (a phone, a laptop), with what it received and what went wrong in it."""
+
+    page: Any
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    async def screenshot(self, path: Path) -> None:
+        await self.page.screenshot(path=str(path))
+
+    def text_of(self, selector: str) -> Any:
+        return self.page.locator(selector).inner_text()
+
+
+@asynccontextmanager
+async def guest(browser: Any, url: str, viewport: dict[str, int] = LAPTOP) -> AsyncIterator[Guest]:
+    """A page in a context of its own at ``url``; at the end, no script error and no refused
+    file or script (a CSP breach is a console error)."""
+    context = await browser.new_context(viewport=viewport)
+    page = await context.new_page()
+    visitor = Guest(page)
+
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            visitor.errors.append(message.text)
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda payload: visitor.frames.append(json.loads(payload)))
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: visitor.errors.append(str(error)))
+    page.on("dialog", lambda dialog: visitor.errors.append(f"a dialog opened: {dialog.message}"))
+    page.on("websocket", on_socket)
+    await page.goto(url)
+    try:
+        yield visitor
+    finally:
+        await context.close()
+    assert visitor.errors == []
+
+
+def page_url(server: Server) -> str:
+    return f"http://127.0.0.1:{web_port(server)}/?pace={PACE}"
+
+
+def serving() -> Any:
+    """A server whose watched tables of bots play fast, with its browser table."""
+    return running_web_server(bot_table_pace=0.05, bot_table_pause=0.3)
+
+
+async def enter(visitor: Guest, name: str) -> None:
+    page = visitor.page
+    await page.fill("#name", name)
+    await page.click("text=Enter the lobby")
+    await page.locator("#lobby").wait_for()
+
+
+async def create(visitor: Guest, players: int = 4, bots: int | None = None) -> None:
+    """Make a table from the lobby's dialog (bots in every other seat unless told)."""
+    page = visitor.page
+    await page.click("#new-table")
+    await page.select_option("#create-form select[name=players]", str(players))
+    await page.select_option("#create-form select[name=bots]", str(players - 1 if bots is None else bots))
+    await page.click("text=Create and sit down")
+    await page.locator("#table").wait_for()
+
+
+async def move(visitor: Guest) -> bool:
+    """Make this page's move if it is to act (pass or the lowest bid; the first card it may
+    play); whether it moved."""
+    page = visitor.page
+    bid = page.locator("#actions button.bid")
+    if await bid.count():
+        await bid.first.click()
+        return True
+    card = page.locator("#hand button.playable")
+    if await card.count():
+        await card.first.click()
+        return True
+    return False
+
+
+async def play_until(visitors: list[Guest], done: str, timeout: float = 90.0) -> None:
+    """Every page moves whenever it is to act, until each shows ``done`` (a selector)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            if all([await v.page.locator(done).count() for v in visitors]):
+                return
+            moved = [await move(v) for v in visitors]
+            await asyncio.sleep(0.05 if any(moved) else 0.15)
+
+
+def cards_in(value: Any) -> Iterator[str]:
+    """Every card named anywhere in a message."""
+    if isinstance(value, str) and CARD.match(value):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> None:
+    """No frame names a card the page's seat (None: a spectator) could not have seen at a
+    real table: its own hand, the cards played face up, the draw for the deal."""
+    seen: set[str] = set()
+    for frame in frames:
+        view: dict[str, Any] | None = frame.get("view")
+        if view is not None:
+            assert view["seat"] == seat
+            if seat is None:
+                assert view["hand"] == []
+            seen |= set(view["hand"]) | set(cards_in(view["trick"])) | set(cards_in(view["tricks"]))
+        event = frame.get("event") or {}
+        if event.get("kind") == "hand_dealt":
+            assert seat is not None or event["cards"] == []
+            seen |= set(event["cards"])
+        if event.get("kind") in {"card_played", "trick_won", "cards_drawn"}:
+            seen |= set(cards_in(event))
+        unseen = set(cards_in(frame)) - seen
+        assert not unseen, (unseen, frame)
+
+
+async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path) -> None:
+    """The lobby, a table made with every default and three bots, bids offered as the legal
+    choices only, a whole hand played by clicks and keys, the summary, the scores."""
+    async with serving() as server, guest(browser, page_url(server)) as ann:
+        other = await RawClient.connect(server.port)  # someone waiting in the lobby for a partner
+        await other.hello("cy", kind="human")
+        await other.send(type="create_table", id=1, name="Friday club", rules={"players": 4, "teams": 2},
+                         clock={"decision_seconds": 30})
+        await other.expect("table", id=1)
+        await other.send(type="join", id=2, table="t1", seat=1, ready=True)
+        await other.expect("joined", id=2)
+        page = ann.page
+        await enter(ann, "ann")
+        began = time.perf_counter()
+        await page.reload()
+        await page.locator(".table-card .sit").first.wait_for()
+        figure(shots, "load_to_lobby_ms", round(1000 * (time.perf_counter() - began)))
+        figure(shots, "page_bytes", Site(tls=False).size)
+        card = page.locator(".table-card", has_text="Friday club")
+        assert "30 s a move" in await card.inner_text() and await card.locator(".side-A").count() == 2
+        await ann.screenshot(shots / "lobby-1280x800.png")
+        await create(ann)
+        assert "Bidding" in await ann.text_of("#facts") or "Trump" in await ann.text_of("#facts")
+        keyed = shot = False
+        async with asyncio.timeout(90):
+            while not await page.locator(".panel.summary").count():
+                bids = page.locator("#actions button.bid")
+                if await bids.count():
+                    offered = [await b.get_attribute("data-action") for b in await bids.all()]
+                    decide = next(f for f in reversed(ann.frames) if f["type"] == "decide")
+                    assert offered == [a for a in decide["view"]["legal"] if not a.startswith("play")]
+                playable = page.locator("#hand button.playable")
+                if await playable.count() and await page.locator("#felt .played").count() >= 2 and not shot:
+                    await ann.screenshot(shots / "table-mid-trick-1280x800.png")
+                    shot = True
+                    assert await page.locator("#felt .played.winning").count() == 1  # the trick's winner so far
+                    blocked = page.locator("#hand button.blocked")
+                    if await blocked.count():  # a card that cannot follow says why
+                        await blocked.first.click(force=True)  # (aria-disabled: Playwright would wait)
+                        await page.locator("#notice", has_text="cannot be played").wait_for()
+                if await playable.count() and not keyed:  # a desktop plays by keys too
+                    hand = [await c.get_attribute("data-card") for c in await page.locator("#hand .card").all()]
+                    legal = await playable.first.get_attribute("data-card")
+                    await page.keyboard.press(str(hand.index(legal) + 1))
+                    keyed = True
+                    await asyncio.sleep(0.1)
+                    continue
+                if not await move(ann):
+                    await asyncio.sleep(0.1)
+        summary = await ann.text_of(".panel.summary")
+        for point in ("High", "Low", "Jack", "Game", "Pips"):
+            assert point in summary
+        assert "made it" in summary or "set back" in summary
+        await ann.screenshot(shots / "hand-summary-1280x800.png")
+        scored = next(f["event"]["result"] for f in ann.frames if f.get("event", {}).get("kind") == "hand_scored")
+        shown = await page.locator("#scoreline .score-value").all_inner_texts()
+        assert [int(value) for value in shown] == scored["scores"]
+        await page.click("text=OK")
+        await page.click("#show-scores")
+        history = await ann.text_of("#scores-body table.history")
+        assert all(f"{score} (" in history for score in scored["scores"])
+        assert keyed
+        assert_only_seen_cards(ann.frames, seat=3)
+        await other.close()
+
+
+async def test_two_guests_play_together_and_a_reload_comes_back(browser: Any, shots: Path) -> None:
+    """A laptop makes a table with two bots, a phone sits in the last seat; they chat and play;
+    the laptop reloads mid-trick and is back in its seat, its hand and its turn as they were."""
+    async with serving() as server, guest(browser, page_url(server)) as ann, \
+            guest(browser, page_url(server), PHONE) as bob:
+        await enter(ann, "ann")
+        await create(ann, players=4, bots=2)
+        await enter(bob, "bob")
+        await bob.page.locator(".sit").first.click()
+        await bob.page.locator("#table").wait_for()
+        await ann.page.fill("#table-text", "good luck, bob")
+        await ann.page.press("#table-text", "Enter")
+        await bob.page.locator("#table-log", has_text="good luck, bob").wait_for()
+        async with asyncio.timeout(60):  # to ann's turn in a trick under way
+            while not (await ann.page.locator("#hand button.playable").count()
+                       and await ann.page.locator("#felt .played").count()):
+                moved = await move(bob)
+                if not await ann.page.locator("#hand button.playable").count():
+                    moved = await move(ann) or moved
+                await asyncio.sleep(0.05 if moved else 0.1)
+        hand = [await c.get_attribute("data-card") for c in await ann.page.locator("#hand .card").all()]
+        trick = await ann.page.locator("#felt .played .card").count()
+        await ann.page.reload()
+        await ann.page.locator("#hand button.playable").first.wait_for()
+        assert [await c.get_attribute("data-card") for c in await ann.page.locator("#hand .card").all()] == hand
+        assert await ann.page.locator("#felt .played .card").count() == trick
+        assert "ann" in await ann.text_of("#felt .seat.me")
+        await bob.screenshot(shots / "table-360x640.png")
+        await play_until([ann, bob], ".panel.summary")
+        await bob.screenshot(shots / "hand-summary-360x640.png")
+        assert await bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert_only_seen_cards(bob.frames, seat=3)
+
+
+async def slow_player(client: RawClient, seconds: float) -> None:
+    """Answer every decision with the first legal action, after ``seconds`` (a person's pace)."""
+    while True:
+        message = await client.read(60)
+        if message["type"] == "decide":
+            await asyncio.sleep(seconds)
+            await client.send(type="act", request=message["request"], action=message["view"]["legal"][0])
+
+
+async def test_a_spectator_never_holds_a_hidden_card(browser: Any, shots: Path) -> None:
+    """A page watching a player and three bots holds no card in hand, and no frame it received
+    names a card before it was played; after a reload it watches again."""
+    async with serving() as server, guest(browser, page_url(server)) as eve:
+        player = await RawClient.connect(server.port)
+        await player.hello("fay", kind="human")
+        await player.send(type="create_table", id=1, name="fay's table", bots=["random"] * 3)
+        await player.expect("table", id=1)
+        await player.send(type="join", id=2, table="t1", ready=True)
+        await player.expect("joined", id=2)
+        playing = asyncio.ensure_future(slow_player(player, 0.15))
+        try:
+            await enter(eve, "eve")
+            await eve.page.click("text=Watch")
+            await eve.page.locator("#table-title", has_text="(watching)").wait_for()
+            await eve.page.locator("#felt .played").first.wait_for()
+            await eve.page.reload()
+            await eve.page.locator("#table-title", has_text="(watching)").wait_for()
+            await eve.page.locator(".panel.summary").wait_for(timeout=60_000)
+            await eve.screenshot(shots / "spectator-1280x800.png")
+            assert await eve.page.locator("#hand .card").count() == 0
+        finally:
+            playing.cancel()
+            await player.close()
+        assert any(f.get("event", {}).get("kind") == "hand_scored" for f in eve.frames)
+        assert_only_seen_cards(eve.frames, seat=None)
+
+
+async def test_a_hostile_name_is_text_and_a_phone_never_scrolls_sideways(browser: Any, shots: Path) -> None:
+    """Names, table names and chat that look like markup are shown as the text they are; at
+    360x640 and other sizes, portrait and landscape, nothing scrolls sideways."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as dan:
+        hostile = await RawClient.connect(server.port)
+        await hostile.hello(HOSTILE_NAME, kind="human")
+        await hostile.send(type="create_table", id=1, name=HOSTILE_TABLE, rules={"players": 3}, bots=["random"])
+        await hostile.expect("table", id=1)
+        await hostile.send(type="join", id=2, table="t1", ready=True)
+        await hostile.expect("joined", id=2)
+        await enter(dan, "dan")
+        await hostile.send(type="chat", scope="lobby", text=HOSTILE_CHAT)
+        page = dan.page
+        await page.locator("#lobby-log", has_text=HOSTILE_CHAT).wait_for()
+        assert HOSTILE_TABLE in await dan.text_of("#tables")
+        assert HOSTILE_NAME in await dan.text_of("#tables")
+        assert await page.locator("main img, main script, main b:text('bold'), main i, main a").count() == 0
+        await dan.screenshot(shots / "lobby-360x640.png")
+        sizes = [PHONE, {"width": 640, "height": 360}, {"width": 800, "height": 1280}, LAPTOP]
+        for size in sizes:
+            await page.set_viewport_size(size)
+            for dialog in (False, True):
+                if dialog:
+                    await page.click("#new-table")
+                width = await page.evaluate("document.documentElement.scrollWidth")
+                assert width <= size["width"], (size, "lobby", dialog, width)
+                if dialog:
+                    await page.click("#create-cancel")
+        await page.set_viewport_size(PHONE)
+        await page.locator(".sit").first.click()
+        await page.locator("#felt .seat").first.wait_for()
+        assert HOSTILE_NAME in await dan.text_of("#felt")
+        assert HOSTILE_TABLE in await dan.text_of("#table-title")
+        for size in sizes:
+            await page.set_viewport_size(size)
+            width = await page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], (size, "table", width)
+        assert await page.title() != "1"  # the name's onerror never ran
+        await hostile.close()

@@ -1,0 +1,220 @@
+"""The browser table's transport: the page's files over HTTP, and the protocol over a WebSocket.
+
+The protocol's own cases (the handshake, every error code, the limits) run over the
+WebSocket in test_server_errors.py; these are what only a WebSocket, or the page, has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import ssl
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trustme
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from wire import RawClient, WsClient, running_server, running_web_server, web_port
+
+from setback.cli import build_parser
+from setback.commands.common import rules_from
+from setback.commands.play import play_options, players_default, quick_game_url
+from setback.commands.serve import print_invitation
+from setback.protocol import Code
+from setback.server import advertise
+from setback.web import SOCKET_PATH, WebListener, page_urls
+from setback.web.site import POLICY
+
+STATIC = Path(__file__).resolve().parent.parent / "setback" / "web" / "static"
+
+
+def fetch(url: str, context: ssl.SSLContext | None = None) -> tuple[int, dict[str, str], bytes]:
+    """GET ``url``: the status, the headers and the body (a refusal too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10, context=context) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, dict(refused.headers), refused.read()
+
+
+async def get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
+    return await asyncio.to_thread(fetch, f"http://127.0.0.1:{port}{path}")
+
+
+async def test_the_page_and_each_of_its_files_are_served_with_a_strict_policy() -> None:
+    """Every file of the page, and nothing else: each with its type, the Content-Security-Policy
+    and the headers that keep other sites from framing or sniffing it."""
+    async with running_web_server() as server:
+        port = web_port(server)
+        status, headers, body = await get(port, "/")
+        assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+        assert b'<script type="module" src="main.js">' in body and b"<script>" not in body
+        assert headers["Content-Security-Policy"] == POLICY
+        assert "script-src 'self'" in POLICY and "unsafe" not in POLICY and "frame-ancestors 'none'" in POLICY
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        for file in sorted(STATIC.iterdir()):
+            status, headers, body = await get(port, f"/{file.name}")
+            assert (status, body) == (200, file.read_bytes()), file.name
+            assert headers["Content-Security-Policy"] == POLICY
+        assert (await get(port, "/main.js"))[1]["Content-Type"] == "text/javascript; charset=utf-8"
+        for missing in ("/nothing.js", "/../setup.py", "/static/main.js", "/%2e%2e/pyproject.toml"):
+            assert (await get(port, missing))[0] == 404, missing
+
+
+async def test_a_page_of_another_origin_may_not_open_the_socket() -> None:
+    """A site elsewhere in the guest's browser cannot drive the guest's seat: the socket opens
+    for the page's own origin, and for clients that are no browser (no Origin), only."""
+    async with running_web_server() as server:
+        port = web_port(server)
+        for origin in ("http://evil.example", f"http://127.0.0.1:{port + 1}", f"https://127.0.0.1:{port}", "null"):
+            with pytest.raises(InvalidStatus) as refused:
+                await WsClient.connect(port, origin=origin)
+            assert refused.value.response.status_code == 403, origin
+        welcomed: tuple[str | None, ...] = (f"http://127.0.0.1:{port}", None)
+        for allowed in welcomed:
+            client = await WsClient.connect(port, origin=allowed)
+            assert (await client.hello("welcome"))["player"] == "welcome"
+            await client.close()
+
+
+async def test_a_binary_frame_is_malformed_and_the_connection_stays() -> None:
+    async with running_web_server() as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("binary")
+        await client.send_binary(b'{"type": "ping", "id": 1}')
+        error = await client.expect("error")
+        assert (error["code"], error["fatal"]) == (Code.MALFORMED, False) and "text frame" in error["message"]
+        await client.send(type="ping", id=2, nonce=2)
+        assert (await client.expect("pong"))["id"] == 2
+        await client.close()
+
+
+async def test_a_message_past_four_times_the_limit_is_refused_unread() -> None:
+    """A message longer than four lines' limit is refused by the WebSocket layer before it is
+    read whole: close code 1009 (RFC 6455), no message; the server forgets the connection."""
+    async with running_web_server(max_line_bytes=1024) as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("rude")
+        await client.websocket.send(b"x" * 5000, text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(client.websocket.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        await asyncio.sleep(0.1)
+        assert not server.connections
+
+
+async def test_a_message_in_fragments_is_one_message() -> None:
+    async with running_web_server() as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("fragments")
+        await client.websocket.send([b'{"type": "ping", ', b'"id": 7, "nonce": 7}'], text=True)
+        assert (await client.expect("pong"))["id"] == 7
+        await client.close()
+
+
+async def test_a_flood_of_empty_frames_is_a_flood() -> None:
+    """Empty frames are ignored, as blank lines are, and counted as they are."""
+    async with running_web_server(flood_close_after=300) as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("empty")
+        await client.send_raw(b"\n" * 2000)
+        assert await client.closed()
+        assert any(m.get("code") == Code.RATE_LIMITED and m.get("fatal") for m in client.received)
+
+
+async def test_a_seat_taken_over_tcp_is_taken_back_over_the_websocket() -> None:
+    """The token holds the seat whatever the transport: a player who drops comes back over the
+    other one to the same seat, the game as it stands and the decision pending."""
+    async with running_web_server() as server:
+        tcp = await RawClient.connect(server.port)
+        welcome = await tcp.hello("ann", kind="human")
+        await tcp.send(type="create_table", id=1, rules={"players": 2}, bots=["random"], seed=5)
+        table = (await tcp.expect("table", id=1))["table"]["table"]
+        await tcp.send(type="join", id=2, table=table, ready=True)
+        joined = await tcp.expect("joined", id=2)
+        decide = await tcp.expect("decide")
+        await tcp.close()
+        back = await WsClient.connect(web_port(server))
+        await back.send(type="hello", id="h", version="1.2", name="ann", kind="human", token=welcome["token"])
+        assert (await back.expect("welcome", id="h"))["token"] == welcome["token"]
+        assert (await back.expect("joined"))["seat"] == joined["seat"]
+        snapshot = await back.expect("snapshot")
+        again = await back.expect("decide")
+        assert again["request"] == decide["request"] and again["view"]["hand"] == decide["view"]["hand"]
+        assert snapshot["view"]["hand"] == decide["view"]["hand"]
+        await back.send(type="act", request=again["request"], action=again["view"]["legal"][0])
+        assert (await back.expect("event"))["event"]["kind"] in {"passed", "bid"}
+        await back.close()
+
+
+async def test_a_stopping_server_says_goodbye_over_the_websocket_and_stops_soon() -> None:
+    async with running_web_server() as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("stayer")
+        stopping = asyncio.ensure_future(server.stop())
+        assert (await client.expect("goodbye"))["reason"]
+        assert await client.closed()
+        await asyncio.wait_for(stopping, 5)
+        with pytest.raises(OSError):
+            await WsClient.connect(web_port(server))
+
+
+async def test_the_page_and_its_socket_speak_tls_with_the_servers_certificate(tmp_path: Path) -> None:
+    authority = trustme.CA()
+    certificate = authority.issue_cert("127.0.0.1")
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    certificate.private_key_pem.write_to_path(str(key_file))
+    certificate.cert_chain_pems[0].write_to_path(str(cert_file))
+    client_context = ssl.create_default_context()
+    authority.configure_trust(client_context)
+    async with running_server(tls_cert=str(cert_file), tls_key=str(key_file)) as server:
+        listener = await WebListener.start(server, "127.0.0.1", 0)
+        assert listener.site.tls
+        status, headers, _ = await asyncio.to_thread(fetch, f"https://127.0.0.1:{listener.port}/", client_context)
+        assert status == 200 and headers["Content-Security-Policy"] == POLICY
+        async with websockets.connect(
+            f"wss://127.0.0.1:{listener.port}{SOCKET_PATH}", ssl=client_context,
+            origin=f"https://127.0.0.1:{listener.port}",  # type: ignore[arg-type]
+        ) as websocket:
+            await websocket.send('{"type":"hello","version":"1.2","name":"secure"}')
+            assert '"welcome"' in str(await websocket.recv())
+        with pytest.raises(OSError):  # TLS only
+            await asyncio.to_thread(fetch, f"http://127.0.0.1:{listener.port}/")
+
+
+def test_the_pages_address_is_each_of_the_machines_when_it_listens_on_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(advertise, "lan_addresses", lambda: ["192.0.2.7", "127.0.0.1"])
+    assert page_urls("0.0.0.0", 7412, tls=False) == ["http://192.0.2.7:7412/", "http://127.0.0.1:7412/"]
+    assert page_urls("127.0.0.1", 8000, tls=True) == ["https://127.0.0.1:8000/"]
+    assert page_urls("::1", 7412, tls=False) == ["http://[::1]:7412/"]
+
+
+def test_serve_prints_the_address_and_a_qr_code_of_it(capsys: pytest.CaptureFixture[str]) -> None:
+    print_invitation(["http://192.0.2.7:7412/", "http://127.0.0.1:7412/"], qr=True, out=sys.stdout)
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0] == "The browser table: http://192.0.2.7:7412/"
+    assert "also: http://127.0.0.1:7412/" in printed and "█" in printed and "camera" in printed
+    print_invitation(["http://192.0.2.7:7412/"], qr=False, out=sys.stdout)
+    assert "█" not in capsys.readouterr().out
+
+
+def test_play_web_puts_the_table_to_make_in_the_address() -> None:
+    """``setback play --bots 3 --web``: the page reads its table from the fragment."""
+    args = build_parser().parse_args(["play", "--bots", "3", "--web", "--name", "ann & <b>", "--clock", "30"])
+    options = play_options(args, rules_from(args, players_default(args)))
+    assert options.plan is not None
+    url = quick_game_url("http://127.0.0.1:5000/", options.name, options.plan)
+    page, _, fragment = url.partition("#")
+    wanted: dict[str, Any] = dict(urllib.parse.parse_qsl(fragment))
+    assert page == "http://127.0.0.1:5000/"
+    assert wanted["name"] == "ann & <b>" and wanted["bots"] == "3" and wanted["clock"] == "30"
+    assert json.loads(wanted["rules"])["players"] == 4
+    for elsewhere in (["play", "127.0.0.1:7411", "--web"], ["play", "--web"]):
+        with pytest.raises(ValueError, match="--web plays a game on this computer"):
+            play_options(build_parser().parse_args(elsewhere), rules_from(args, 4))
