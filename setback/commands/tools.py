@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
+from setback import logs
 from setback.commands.common import AddCommand
 
 
@@ -13,6 +15,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from setback.protocol.schema import schema_text
 
     if args.update_spec is not None:
+        logs.configure(json=args.log_json, level=logging.ERROR)  # the transcript's server is not the result
         update_spec(args.update_spec)
     elif args.markdown:
         print(fields_markdown())
@@ -23,13 +26,24 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def update_spec(path: Path) -> None:
     """Write the generated parts of spec.md at ``path`` again, from the code: every message's
-    fields (between the ``fields`` markers)."""
-    from setback.protocol.reference import BEGIN, END, fields_markdown, replace_block
+    fields (between the ``fields`` markers) and the annotated session, played again against
+    a server of its own (between the ``transcript`` markers)."""
+    import asyncio
+
+    from setback.conformance import transcript
+    from setback.protocol import reference
 
     text = path.read_text(encoding="utf-8")
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"{path} has no {BEGIN} ... {END} block to write the fields in")
-    path.write_text(replace_block(text, BEGIN, END, fields_markdown()), encoding="utf-8")
+    blocks = (
+        (reference.BEGIN, reference.END, reference.fields_markdown),
+        (transcript.BEGIN, transcript.END, lambda: transcript.transcript_markdown(asyncio.run(transcript.record()))),
+    )
+    for begin, end, _ in blocks:
+        if begin not in text or end not in text:
+            raise ValueError(f"{path} has no {begin} ... {end} block to write in")
+    for begin, end, make in blocks:
+        text = reference.replace_block(text, begin, end, make())
+    path.write_text(text, encoding="utf-8")
 
 
 BENCHMARKS = ("engine", "server")
