@@ -2,8 +2,9 @@
 
 The types are the ones :mod:`setback.protocol.schema` describes. What a type cannot say
 (a seat is 0 to ``players`` - 1, a card is its text form) is in :data:`ALLOWED`; since
-which version a message or a field exists is read from its docstring's "since X.Y" (none:
-1.0). spec.md holds a copy between :data:`BEGIN` and :data:`END`, which a test keeps equal
+which version a message or a field exists is read from its docstring's "since X.Y" (a
+message's: in the first paragraph of its class's docstring; none: 1.0, or for a field the
+message's version). spec.md holds a copy between :data:`BEGIN` and :data:`END`, which a test keeps equal
 to :func:`fields_markdown`; ``setback schema --markdown`` prints it, and
 ``setback schema --update-spec spec.md`` writes it in place.
 """
@@ -187,7 +188,7 @@ def _table(cls: type, skip_id: bool = False) -> str:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     name = f"`{info.tag}`" if info.tag is not None else f"`{cls.__name__}`"
-    since = _since(cls.__doc__ or "")
+    since = _since((cls.__doc__ or "").split("\n\n")[0])  # the class's own: its docstring's first paragraph
     heading = f"#### {name}" + (f" (since {since})" if since != "1.0" else "") + "\n"
     rows = [f for f in info.fields if not (skip_id and f.name == "id")]
     if not rows:
