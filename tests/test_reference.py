@@ -8,7 +8,7 @@ import msgspec.inspect as mi
 
 from setback.engine import WinReason
 from setback.protocol import messages
-from setback.protocol.reference import ALLOWED, BEGIN, END, block_of, fields_markdown, replace_block
+from setback.protocol.reference import ALLOWED, BEGIN, END, block_of, fields_markdown, replace_block, since, structs
 from setback.server.lobby import CAPABILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +62,29 @@ def test_the_notes_list_the_server_s_capabilities_and_the_outcome_reasons() -> N
     """Lists the tables spell out that live elsewhere in the code."""
     assert ALLOWED["Welcome.capabilities"] == ", ".join(f"`{c}`" for c in CAPABILITIES)
     assert set(ALLOWED["WireOutcome.reason"].split(", ")) == {f"`{r.value}`" for r in WinReason}
+
+
+OPTIONAL_SINCE_1_0 = frozenset({
+    "Hello.kind", "Hello.token", "Hello.password", "Hello.events", "CreateTable.name", "CreateTable.rules",
+    "CreateTable.clock", "CreateTable.seed", "CreateTable.bots", "CreateTable.bot_chat", "CreateTable.rated",
+    "CreateTable.private", "Join.seat", "Join.ready", "Join.invite", "Spectate.invite", "AddBot.table", "AddBot.bot",
+    "AddBot.seat", "Ready.ready", "SendChat.scope", "Ping.nonce", "Pong.nonce", "Error.path", "Error.fatal",
+    "Snapshot.players", "ServerPing.nonce", "ServerPong.nonce", "WireRules.players", "WireRules.teams",
+    "WireRules.target", "WireRules.forced_dealer_bid", "WireRules.smudge", "WireRules.no_junk",
+    "WireRules.hand_limit", "Clock.decision_seconds", "Clock.bot_after_timeouts", "TableInfo.rated",
+    "TableInfo.private", "TableInfo.invite", "SeatInfo.timeouts", "SeatInfo.replaced_by_bot", "SeatInfo.rating",
+})
+"""The optional fields (``id`` aside) that 1.0 had: every other one came later, and says since when."""
+
+
+def test_every_field_added_after_1_0_says_since_when() -> None:
+    """A field added in a minor version has a default (spec.md, "Versioning"): its docstring
+    must say "since X.Y", or the tables would date it 1.0."""
+    undated = {
+        f"{cls.__name__}.{f.name}" for cls in structs() for f in mi.type_info(cls).fields  # type: ignore[attr-defined]
+        if not f.required and f.name != "id" and since(cls, f.name) == "1.0"
+    }
+    assert undated == OPTIONAL_SINCE_1_0
 
 
 def test_replace_block_keeps_what_is_around_it() -> None:

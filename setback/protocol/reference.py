@@ -148,9 +148,7 @@ ALLOWED: dict[str, str] = {
 
 def fields_markdown() -> str:
     """The tables, as spec.md holds them between :data:`BEGIN` and :data:`END`."""
-    client, server = _union_members(ClientMessage), _union_members(ServerMessage)
-    events = _union_members(messages.WireEvent)
-    objects = [c for c in _nested(client + server) if c not in events]
+    client, server, objects, events = _groups()
     common = ", ".join(f"`{f.name}` ({_type(f.type)}, default {_default_text(f)})"
                        for f in mi.type_info(ClientBase).fields)  # type: ignore[attr-defined]
     parts = [
@@ -168,6 +166,19 @@ def fields_markdown() -> str:
         *(_table(c) for c in events),
     ]
     return "\n".join(parts)
+
+
+def structs() -> list[type]:
+    """Every Struct of the protocol, in the order of the tables: client messages, server
+    messages, the objects inside them, the events."""
+    return [cls for group in _groups() for cls in group]
+
+
+def since(cls: type, field: str | None = None) -> str:
+    """The version that brought the message ``cls`` (its docstring's first paragraph says), or
+    its ``field`` (the field's docstring says; else the message's)."""
+    own = _since((cls.__doc__ or "").split("\n\n")[0])
+    return own if field is None else _since(_field_doc(cls, field) or "", own)
 
 
 def replace_block(text: str, begin: str, end: str, block: str) -> str:
@@ -188,8 +199,8 @@ def _table(cls: type, skip_id: bool = False) -> str:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     name = f"`{info.tag}`" if info.tag is not None else f"`{cls.__name__}`"
-    since = _since((cls.__doc__ or "").split("\n\n")[0])  # the class's own: its docstring's first paragraph
-    heading = f"#### {name}" + (f" (since {since})" if since != "1.0" else "") + "\n"
+    brought = since(cls)
+    heading = f"#### {name}" + (f" (since {brought})" if brought != "1.0" else "") + "\n"
     rows = [f for f in info.fields if not (skip_id and f.name == "id")]
     if not rows:
         return heading + "\nNo other fields.\n"
@@ -197,7 +208,7 @@ def _table(cls: type, skip_id: bool = False) -> str:
     for f in rows:
         default = "required" if f.required else _default_text(f)
         allowed = ALLOWED.get(f"{cls.__name__}.{f.name}") or _constraints(f.type)
-        field_since = _since(_field_doc(cls, f.name) or "", since)
+        field_since = since(cls, f.name)
         shown = "" if field_since == "1.0" else field_since
         lines.append(f"| `{f.encode_name}` | {_type(f.type)} | {default} | {allowed} | {shown} |")
     return heading + "\n" + "\n".join(lines) + "\n"
@@ -270,6 +281,13 @@ def _since(doc: str, otherwise: str = "1.0") -> str:
 
 
 # -- the types, in the order a reader meets them -------------------------------------------------
+
+
+def _groups() -> tuple[list[type], list[type], list[type], list[type]]:
+    """The client messages, the server messages, the objects inside them, the events."""
+    client, server = _union_members(ClientMessage), _union_members(ServerMessage)
+    events = _union_members(messages.WireEvent)
+    return client, server, [c for c in _nested(client + server) if c not in events], events
 
 
 def _union_members(union: object) -> list[type]:
