@@ -14,15 +14,14 @@ the runner cannot time it, so its ``seconds`` stay 0 (the result shows no ms/dec
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from setback.bots.external import run_program
 from setback.bots.match import MatchPlan, match_fields
-from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, external_command, hello_name
+from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, hello_name
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.engine import game_record
@@ -35,8 +34,6 @@ from setback.server.config import ServerConfig
 from setback.server.history import replayed
 from setback.server.store import BY_CLOCK, GameRow
 
-STOP_SECONDS = 5.0
-"""How long an external bot may take to end after SIGTERM before it is killed."""
 SIT_DOWN_SECONDS = 30.0
 """How long every bot of a game has to take its seat before the match stops with an error."""
 
@@ -64,10 +61,6 @@ async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) ->
         return list(await asyncio.gather(*(one(index) for index in indexes)))
     finally:
         await server.stop()
-
-
-STDERR_FD = 2
-"""Where a ``cmd:`` bot's own output goes: the process's standard error (stdout is the result)."""
 
 
 async def _play_one(plan: MatchPlan, index: int, server: Server, address: Address) -> dict[str, Any]:
@@ -108,7 +101,7 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
         name = hello_name(spec, index, seat, server.config.max_name_chars)
         names.append(name)
         if spec.startswith(EXTERNAL):
-            external.append(asyncio.ensure_future(_external(spec, address, table, seat, name)))
+            external.append(asyncio.ensure_future(run_program(spec, address.host, address.port, table, seat, name)))
             seated.append((f"{spec} (seat {seat})", external[-1]))
         else:
             bot = bot_factory(spec)(seed + seat)
@@ -186,27 +179,3 @@ def _server_clock(row: GameRow, seat: int) -> Clock:
     """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
     chosen = [by for who, _, by in row.actions if who == seat]
     return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
-
-
-async def _external(spec: str, address: Address, table: str, seat: int, name: str) -> int:
-    """Run a ``cmd:`` bot until cancelled (the game over), then stop it (SIGTERM, then SIGKILL);
-    its exit status if it ends first."""
-    command = external_command(spec)
-    env = {
-        **os.environ, "SETBACK_HOST": address.host, "SETBACK_PORT": str(address.port),
-        "SETBACK_TABLE": table, "SETBACK_SEAT": str(seat), "SETBACK_NAME": name,
-    }
-    process = await asyncio.create_subprocess_exec(  # what it prints is not the match's output: to stderr
-        *command, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=STDERR_FD
-    )
-    try:
-        return await process.wait()
-    finally:
-        if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), STOP_SECONDS)
-            except TimeoutError:
-                process.kill()
-                await process.wait()

@@ -10,14 +10,13 @@ crossed the tap, and when each fault came, is the session's :class:`Transcript`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from setback.bots.external import run_program
 from setback.bots.registry import EXTERNAL, bot_factory, external_command
 from setback.bots.remote import Seating, play_remote
 from setback.conformance.tap import Heard, PassAll, Pipe, Tap
@@ -47,8 +46,6 @@ it again on its records."""
 PING_NONCE = 424242
 """The nonce of the tap's own ``ping``."""
 
-STOP_SECONDS = 5.0
-"""How long a ``cmd:`` bot may take to end after SIGTERM before it is killed."""
 
 
 @dataclass(frozen=True)
@@ -201,24 +198,8 @@ class BotUnderTest:
             link = ServerLink(Address("127.0.0.1", port), "check-bot", kind="bot")
             played = await play_remote(link, bot_factory(self.spec)(self.seed), Seating(table, seat), games=games)
             return f"ended after {played} games"
-        env = {
-            **os.environ, "SETBACK_HOST": "127.0.0.1", "SETBACK_PORT": str(port), "SETBACK_TABLE": table,
-            "SETBACK_SEAT": str(seat), "SETBACK_NAME": "check-bot",
-        }
-        process = await asyncio.create_subprocess_exec(
-            *external_command(self.spec), env=env, stdin=asyncio.subprocess.DEVNULL, stdout=2,
-        )
-        try:
-            return f"exited with status {await process.wait()}"
-        finally:
-            if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.terminate()
-                try:
-                    await asyncio.wait_for(process.wait(), STOP_SECONDS)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
+        status = await run_program(self.spec, "127.0.0.1", port, table, seat, "check-bot")
+        return f"exited with status {status}"
 
 
 async def play_session(bot: BotUnderTest, session: Session, folder: Path, seed: int) -> Transcript:
