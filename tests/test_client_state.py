@@ -14,6 +14,7 @@ from setback.client.panels import (
     centre,
     prompt,
     ready_line,
+    seats_table,
     status_line,
     table_detail,
     table_row,
@@ -245,8 +246,11 @@ def test_a_hands_last_trick_stays_in_view_while_the_next_is_bid() -> None:
             if model.phase == "bidding" and model.last_result is not None and not model.bids:
                 assert model.last_trick is not None and model.last_trick.number == 6
                 console = Console(width=200, record=True, file=io.StringIO())
+                console.print(seats_table(state, 0.0, ascii=True))
+                seats = console.export_text()
+                assert all(str(play.card) in seats for play in model.last_trick.plays)
                 console.print(centre(state, ascii=False))
-                assert f"Hand {model.hand_number - 1}'s last trick went to" in console.export_text()
+                assert f"Hand {model.hand_number - 1}:" in console.export_text()  # and the summary beside
                 checked += 1
         seen = len(game.events)
     assert checked

@@ -30,7 +30,7 @@ from setback.bots import BUILTIN
 from setback.client.app import SetbackApp
 from setback.client.dialogs import ConfirmDialog, HelpDialog
 from setback.client.panels import scores_table
-from setback.client.render import sorted_hand, suit_label
+from setback.client.render import suit_label
 from setback.client.screens import Chip, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.protocol.messages import Act, WireRules
@@ -57,14 +57,13 @@ def first_legal(app: SetbackApp) -> str:
     decision = my_decision(app)
     assert decision is not None
     playable = decision.playable()
-    return next(f"play {c}" for c in sorted_hand(game.hand, game.trump) if c in playable)
+    return next(f"play {c}" for c in game.places() if c is not None and c in playable)
 
 
 def place_of(app: SetbackApp, action: str) -> int:
     """The number key of the card ``action`` plays."""
     game = game_of(app)
-    order = sorted_hand(game.hand, game.trump)
-    return next(i + 1 for i, c in enumerate(order) if f"play {c}" == action)
+    return next(i + 1 for i, c in enumerate(game.places()) if c is not None and f"play {c}" == action)
 
 
 async def wait_turn(app: SetbackApp, pilot: Pilot[None], hand: int = 1) -> bool:
@@ -83,7 +82,7 @@ async def test_a_whole_hand_bid_pitch_follow_and_the_summary() -> None:
             decision = my_decision(app)
             assert decision is not None and decision.bidding and "bid 2" in decision.legal
             assert chip_for(app, "bid 2").display
-            await until(pilot, lambda: "play/bid" in screen_text(app).splitlines()[-1], "the footer")
+            await until(pilot, lambda: "⏎ bid" in screen_text(app).splitlines()[-1], "the footer")
             assert "ready" not in screen_text(app).splitlines()[-1]  # during a hand, `r` would do nothing
             await pilot.press("2", "enter")
             await until(pilot, lambda: game_of(app).pitcher == ME, "the player to pitch")
@@ -129,7 +128,8 @@ async def test_illegal_cards_cannot_be_chosen_and_nothing_is_sent() -> None:
                 decision = my_decision(app)
                 assert decision is not None
                 game = game_of(app)
-                order = sorted_hand(game.hand, game.trump)
+                places = game.places()
+                order = [c for c in places if c is not None]
                 illegal = [c for c in order if c not in decision.playable()]
                 if not illegal:
                     await pilot.press(str(place_of(app, first_legal(app))), "enter")
@@ -138,7 +138,7 @@ async def test_illegal_cards_cannot_be_chosen_and_nothing_is_sent() -> None:
                 sent = sent_by(app)
                 screen = table_screen(app)
                 card = illegal[0]
-                await pilot.press(str(order.index(card) + 1))
+                await pilot.press(str(places.index(card) + 1))
                 assert "cannot be played" in screen_text(app)
                 await pilot.click(chip_for(app, f"play {card}"))
                 await pilot.press("enter")
@@ -318,7 +318,7 @@ async def test_at_80_columns_the_top_bar_keeps_the_hand_and_the_options() -> Non
             assert "Table Friday" in text and "no clock" in text
             assert "4 players · 2 teams · to 7 · dealer may pass · smudge · no junk" in text
             assert "a tie: the pitcher's" in text  # the house rules a player may not know
-            assert "Press Esc or ? to close." in text  # all of it fits at 80x24
+            assert "Press Esc or ? to close; q quits." in text  # all of it fits at 80x24
 
 
 async def test_quitting_mid_game_says_what_becomes_of_the_game() -> None:

@@ -18,9 +18,12 @@ from setback.engine import (
     HandThrownIn,
     IllegalActionError,
     Rules,
+    Suit,
+    TrickWon,
     TrumpPitched,
     plain,
     redact,
+    winning_seat,
 )
 
 
@@ -95,6 +98,30 @@ def test_every_game_ends_with_a_winner(rules: Rules, seed: int, play_seed: int) 
     assert game.outcome is not None
     assert 0 <= game.outcome.winner < rules.sides
     assert game.outcome.scores == game.scores
+
+
+@quick
+@games
+def test_the_view_names_the_winner_of_the_trick_in_play(rules: Rules, seed: int, play_seed: int) -> None:
+    """At every card, the view names as winning the trick so far the seat the rule says
+    (``winning_seat``), and a complete trick goes to the seat the rule names for all its cards."""
+    game = Game(rules, seed)
+    rng = random.Random(play_seed)
+    trump: Suit | None = None
+    while not game.is_over:
+        events = game.apply(rng.choice(game.legal_actions()))
+        for event in events:
+            if isinstance(event, TrumpPitched):
+                trump = event.trump
+            elif isinstance(event, TrickWon):
+                assert trump is not None
+                assert event.winner == winning_seat(event.plays, trump)
+        view = game.view(None)
+        if view.trick:
+            assert view.trump is not None
+            assert view.winning == winning_seat(view.trick, view.trump)
+        else:
+            assert view.winning is None
 
 
 @quick

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,9 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from setback.engine import Game, Rules
-from setback.protocol import Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
+from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
 from setback.protocol.convert import event_to_wire, view_to_wire
-from setback.protocol.messages import Act, Decide, DecisionClock, EventMessage, Hello, WireRules
+from setback.protocol.messages import (
+    Act,
+    CardPlayedEvent,
+    Decide,
+    DecisionClock,
+    EventMessage,
+    Hello,
+    Snapshot,
+    WireRules,
+)
 from setback.protocol.schema import schema_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +31,35 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_checked_in_schema_matches_the_code() -> None:
     """setback/protocol/schema.json is what `setback schema` prints (regenerate it when this fails)."""
     assert (ROOT / "setback" / "protocol" / "schema.json").read_text() == schema_text()
+
+
+def test_the_spec_speaks_this_version_and_says_what_it_changed() -> None:
+    """spec.md names the protocol version the code speaks, and its changelog has an entry for it
+    naming the fields that version added (a minor version: new fields with defaults)."""
+    spec = (ROOT / "spec.md").read_text()
+    assert f"wire protocol (version **{PROTOCOL_VERSION}**)" in spec
+    entries = re.split(r"\n(?=- )", spec.partition("## Changelog")[2])  # the top-level items
+    entry = "\n".join(item for item in entries if item.startswith(f"- {PROTOCOL_VERSION}:"))
+    assert entry, f"no changelog entry for {PROTOCOL_VERSION}"
+    for field in ("`winning`", "`card_played`", "`snapshot`", "`results`", "`chat`", "`clock`", "`bot_pace`"):
+        assert field in entry, field
+
+
+def test_old_peers_decode_the_new_fields_away_and_new_ones_default_them() -> None:
+    """A 1.3 snapshot, card and view decode without their new fields (as from a 1.2 server), with
+    the defaults: no game number, no results or chat, no clock, no winner."""
+    line = b'{"type":"event","table":"t1","event":{"kind":"card_played","seat":1,"card":"AS"}}'
+    event = decode_server(line)
+    assert isinstance(event, EventMessage) and isinstance(event.event, CardPlayedEvent)
+    assert event.event.winning is None
+    view = view_to_wire(Game(Rules(), 3).view(None))
+    old = {k: v for k, v in json.loads(encode(Snapshot(table="t1", view=view))).items()
+           if k not in {"game", "results", "chat", "clock"}}
+    del old["view"]["winning"]
+    snapshot = decode_server(json.dumps(old).encode())
+    assert isinstance(snapshot, Snapshot)
+    assert (snapshot.game, snapshot.results, snapshot.chat, snapshot.clock, snapshot.view.winning) == (
+        None, [], [], None, None)
 
 
 def test_schema_names_every_message_type() -> None:

@@ -6,14 +6,18 @@ import pytest
 from deals import act, cards, deal, last_result
 
 from setback.engine import (
+    Card,
+    Draw,
     GameWon,
     HandDealt,
     HandThrownIn,
     IllegalActionError,
     Phase,
     Rules,
+    Suit,
     WinReason,
     parse_action,
+    winning_seat,
 )
 
 FOUR = Rules(players=4)
@@ -82,6 +86,30 @@ def test_trick_won_by_highest_trump_else_highest_of_suit_led() -> None:
     two = deal(Rules(players=2), 1, "AS 2C 3C 4C 5C 6C", "AC 7D 8D 9D 2D 3D")
     act(two, "bid 1", "pass", "AS", "2D", "2C", "AC", "3D", "3C")
     assert [t.winner for t in two.view(None).tricks] == [0, 1, 1]  # AC beats 2C; 3D led beats 3C
+
+
+def test_the_view_names_the_card_winning_the_trick_so_far() -> None:
+    """While a trick is played, every view names the seat whose card wins it so far: the lead,
+    until a higher card of the suit led or a trump beats it; nobody between tricks."""
+    game = deal(FOUR, 3, *FOUR_DEAL)
+    act(game, "bid 1", "pass", "pass", "pass", *FOUR_PLAY[:4])
+    assert game.view(None).winning is None  # trick 1 is over: no card on the table
+    winning = []
+    for card in FOUR_PLAY[4:8]:  # 2H led, 7H over it, 2D a discard, 7S trumps
+        act(game, card)
+        winning.append(game.view(None).winning if game.view(None).trick else "done")
+    assert winning == [0, 1, 1, "done"]
+    act(game, "8S")
+    assert game.view(2).winning == game.view(None).winning == 3
+
+
+def test_the_trick_rule_in_words_matches_the_engine() -> None:
+    """``winning_seat`` says who wins a trick as the engine decides it: the highest trump, else the
+    highest card of the suit led, whatever was discarded."""
+    plays = [Draw(1, Card.parse("2H")), Draw(2, Card.parse("KD")), Draw(3, Card.parse("7H"))]
+    assert winning_seat(plays, Suit.SPADES) == 3
+    assert winning_seat(plays, Suit.DIAMONDS) == 2
+    assert winning_seat([*plays, Draw(0, Card.parse("2S"))], Suit.SPADES) == 0
 
 
 def test_high_and_low_go_to_the_holders_dealt_them() -> None:

@@ -26,7 +26,9 @@ _web_ports: dict[int, int] = {}
 
 @asynccontextmanager
 async def running_server(**settings: Any) -> AsyncIterator[Server]:
-    """A server on 127.0.0.1, port 0, stopped afterwards."""
+    """A server on 127.0.0.1, port 0, stopped afterwards. Its bots do not wait for people to
+    see their moves (``bot_pace`` 0) unless ``settings`` say so."""
+    settings.setdefault("bot_pace", 0.0)
     server = Server(ServerConfig(host="127.0.0.1", port=0, **settings))
     await server.start()
     try:

@@ -24,6 +24,8 @@ log = structlog.get_logger("setback.client")
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal that shows a whole table: under it the client says so."""
+TOO_SMALL_NOTICE_SECONDS = 24 * 3600.0
+"""The "too small" notice stays until the terminal is big enough (Textual's notices need a time)."""
 
 CSS = """
 Screen { layout: vertical; }
@@ -35,6 +37,7 @@ Screen { layout: vertical; }
 #centre { height: 1fr; margin-top: 1; }
 #right { width: 40%; min-width: 34; max-width: 64; border-left: solid $panel-lighten-2; padding: 0 0 0 1; }
 #scores { height: auto; max-height: 9; }
+#sheet { height: auto; max-height: 12; margin-top: 1; display: none; }
 #log { height: 1fr; border-top: solid $panel-lighten-2; scrollbar-size-vertical: 1; }
 #prompt { height: auto; max-height: 2; padding: 0 1; }
 #chat { height: 1; margin: 0 1; display: none; }
@@ -47,6 +50,7 @@ Chip.card { width: 7; content-align: center middle; }
 Chip.action { width: auto; min-width: 5; padding: 0 1; }
 Chip.-legal { border: round $success; border-title-color: $text; }
 Chip.-illegal { border: blank; }
+Chip.-gone { border: blank; }
 Chip.-selected { border: double $warning; background: $warning 25%; text-style: bold; }
 LobbyScreen #tables { height: 1fr; }
 LobbyScreen #detail { height: auto; max-height: 4; padding: 0 1; }
@@ -54,7 +58,12 @@ LobbyScreen #log { height: 7; border-top: solid $panel-lighten-2; }
 DiscoverScreen #servers { height: 1fr; }
 DiscoverScreen .hint { padding: 0 1; }
 DiscoverScreen #address { margin: 0 1; }
-HelpDialog, ConfirmDialog, CreateTableDialog, InviteDialog { align: center middle; }
+HelpDialog, ConfirmDialog, CreateTableDialog, InviteDialog, ShowDialog { align: center middle; }
+#show { width: auto; max-width: 100%; height: auto; max-height: 100%; padding: 1 2; }
+#show { border: round $accent; background: $surface; }
+#show .title { text-style: bold; margin-bottom: 1; }
+
+#show .hint { margin-top: 1; color: $text-muted; }
 #help { width: auto; max-width: 100%; height: auto; padding: 1 2; border: round $accent; background: $surface; }
 #confirm { width: 60; height: auto; padding: 1 2; border: round $warning; background: $surface; }
 #confirm .hint { margin-top: 1; color: $text-muted; }
@@ -87,13 +96,16 @@ class SetbackApp(App[None]):
         self._too_small = False
 
     def on_resize(self, event: events.Resize) -> None:
-        """Say once, each time the terminal becomes too small, what size shows the whole table."""
+        """While the terminal is too small, say what size shows the whole table (its size now,
+        kept up to date); the notice goes once the terminal is big enough."""
         too_small = event.size.width < MIN_COLUMNS or event.size.height < MIN_ROWS
-        if too_small and not self._too_small:
+        if too_small or self._too_small:
+            self.clear_notifications()
+        if too_small:
             self.notify(
                 f"This terminal is {event.size.width}x{event.size.height}; Setback needs "
                 f"{MIN_COLUMNS}x{MIN_ROWS} to show the whole table. Make it larger.",
-                title="Terminal too small", severity="warning", timeout=8,
+                title="Terminal too small", severity="warning", timeout=TOO_SMALL_NOTICE_SECONDS,
             )
         self._too_small = too_small
 
@@ -132,6 +144,18 @@ class SetbackApp(App[None]):
         if password is not None:
             session.link.password = password
         self.connect(session.link.address, session.link)
+
+    async def discover_again(self) -> None:
+        """Give up the server that does not answer and show the servers on the LAN again, to
+        choose another (or type an address)."""
+        session, self.session = self.session, None
+        if session is not None:
+            await session.close()
+        self.state = type(self.state)(name=self.options.name)
+        self.switch_mode("discover")
+        screen = self.get_screen("discover")
+        if isinstance(screen, DiscoverScreen):
+            screen.action_rescan()
 
     def ask_password(self) -> None:
         """The server refused the hello for its password: ask for it, then try again."""

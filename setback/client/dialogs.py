@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.console import RenderableType
+from rich.measure import Measurement
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -24,10 +27,11 @@ CLOCKS: tuple[tuple[str, float | None], ...] = (
 TABLE_KEYS = """\
 At the table
   ← →             choose a card or a bid (only legal ones)
-  1-6             choose the card in that place in your hand
+  1-6             the card in that place: each keeps its number all hand
   0 or p, 1-4     choose pass, or that bid
   Enter / Space   play the card or make the bid chosen
   mouse click     play a card or make a bid at once
+  t               the last trick again     s  the score sheet
   c               chat with the table      Esc  close the chat
   r               ready for the next game (play again)
   b               seat a bot in a free seat, or for a player who is away
@@ -35,11 +39,14 @@ At the table
 """
 LOBBY_KEYS = """\
 In the lobby
-  ↑ ↓  Enter      choose a table and sit down
+  ↑ ↓  Enter      choose a table and sit down in its lowest free seat
+  0-6             sit down in that seat (partners share a letter)
   s               watch the table          n  create a table
   c               chat with the lobby      r  refresh
+  ?               these keys               q  quit
 """
-KEYS = TABLE_KEYS + LOBBY_KEYS + "Press Esc or ? to close."
+CLOSE = "Press Esc or ? to close; q quits."
+KEYS = LOBBY_KEYS + CLOSE
 HOUSE_RULES = """\
 High and Low go to whoever was dealt them, Jack to whoever takes it,
 Game (10=10 A=4 K=3 Q=2 J=1) to the most pips; a tie: the pitcher's
@@ -64,10 +71,13 @@ class Tick(Checkbox):
         self.refresh()
 
 
-class HelpDialog(ModalScreen[None]):
-    """The keys, one screen; at a table, its rules first (the top bar may have no room for them)."""
+class HelpDialog(ModalScreen[bool]):
+    """The keys, one screen; at a table, its rules first (the top bar may have no room for them).
+    Answers True when ``q`` was pressed: the screen beneath quits, as ``q`` does there."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,enter", "close", "Close"), Binding("q", "quit", "Quit"),
+    ]
 
     def __init__(self, table: TableInfo | None = None) -> None:
         super().__init__()
@@ -83,8 +93,47 @@ class HelpDialog(ModalScreen[None]):
             text.append(f"Table {table.name}\n", style="bold")
             text.append(f"  {rules_text(table.rules)}\n  {clock_text(table.clock)}\n")
             text.append(HOUSE_RULES)
-            text.append(TABLE_KEYS + "Press Esc or ? to close.")
+            text.append(TABLE_KEYS + CLOSE)
         yield Static(text, id="help")
+
+    def action_close(self) -> None:
+        self.dismiss(False)
+
+    def action_quit(self) -> None:
+        self.dismiss(True)
+
+
+class ShowDialog(ModalScreen[None]):
+    """Something to look at (the score sheet, the last trick): any of its keys, or Esc, closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q", "close", "Close")]
+
+    def __init__(self, title: str, body: RenderableType, keys: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.keys = keys
+        """The key that opened it: it closes it too."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="show"):
+            yield Label(self.title_text, classes="title")
+            yield Static(self.body)
+            yield Static(f"Esc or {self.keys}: back to the table", classes="hint")
+
+    def on_mount(self) -> None:
+        """As wide as what it shows (a score sheet's columns), up to the screen's width."""
+        console = self.app.console
+        wanted = Measurement.get(console, console.options, self.body).maximum
+        hint = len(f"Esc or {self.keys}: back to the table")
+        frame = 6  # the border and the padding, both sides
+        self.query_one("#show", Vertical).styles.width = min(max(wanted, hint, len(self.title_text)) + frame,
+                                                             self.app.size.width)
+
+    def on_key(self, event: Key) -> None:
+        if event.key == self.keys:
+            event.stop()
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -15,6 +15,7 @@ from rich.text import Text
 from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
+from setback.engine import Suit
 from setback.protocol.messages import TableInfo
 from setback.telling.story import (
     SUIT_NAMES,
@@ -107,7 +108,6 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
     game = state.game
     assert game is not None
     names = state.names()
-    info = state.table_info
     table = Table(box=None, padding=(0, 1, 0, 0), expand=False, show_edge=False, pad_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column("player", width=12, no_wrap=True, overflow="ellipsis", header_style=DIM)
@@ -124,19 +124,11 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
         turn = game.to_act == seat and game.phase != "game_over"
         marker = Text("▶", style=ALERT) if turn else Text(" ")
         you = seat == game.seat
-        label = Text(name, style=MINE if you else "")
-        seating = info.seats[seat] if info is not None and seat < len(info.seats) else None
-        if seating is not None and seating.replaced_by_bot:
-            label = Text(f"{name} (bot)", style=ALERT)
-        elif seating is not None and not seating.connected:
-            label = Text(f"{name} (away)", style=ALERT)
-        elif you:
-            label = Text(f"{name} (you)", style=MINE) if len(name) <= 6 else label
+        label = seat_label(state, seat, name)
         role = ("D" if seat == game.dealer else " ") + ("P" if seat == game.pitcher else " ")
         bid = game.bid_of(seat)
         bid_text = "pass" if bid is None else str(bid)
-        played = game.played_by(seat)
-        card = card_text(played, ascii) if played is not None else Text("")
+        card = laid_card(game, seat, ascii)
         held = str(game.hand_sizes[seat]) if seat < len(game.hand_sizes) and game.phase != "dealing" else ""
         won = str(game.taken[seat]) if game.phase == "playing" else ""
         clock = Text(seat_clock(state, seat, now) if turn else "", style=ALERT if you else "")
@@ -145,21 +137,52 @@ def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
     return table
 
 
+def seat_label(state: ClientState, seat: int, name: str, short: bool = True) -> Text:
+    """A seat's name as the seats show it: in bold for this player (``(you)`` when ``short`` or
+    it fits), marked when it is away or a bot plays for it."""
+    info = state.table_info
+    seating = info.seats[seat] if info is not None and seat < len(info.seats) else None
+    you = state.game is not None and seat == state.game.seat
+    if seating is not None and seating.replaced_by_bot:
+        return Text(f"{name} (bot)", style=ALERT)
+    if seating is not None and not seating.connected:
+        return Text(f"{name} (away)", style=ALERT)
+    if you and (len(name) <= 6 or not short):
+        return Text(f"{name} (you)", style=MINE)
+    return Text(name, style=MINE if you else "")
+
+
+def winner_mark(ascii: bool) -> str:
+    """What marks the card winning the trick: a star, or ``*`` in letters."""
+    return "*" if ascii else "★"
+
+
+def laid_card(game: GameView, seat: int, ascii: bool) -> Text:
+    """The card ``seat`` has on the table (the trick in play, or the finished one until the next
+    lead, dimmed), marked when it wins the trick; empty when it has none there."""
+    plays, winner, over = game.on_table
+    played = next((p.card for p in plays if p.seat == seat), None)
+    if played is None:
+        return Text("")
+    text = card_text(played, ascii)
+    if seat == winner:
+        text.append(winner_mark(ascii), style=ALERT if not over else "")
+    if over:
+        text.stylize(DIM)
+    return text
+
+
 def seat_clock(state: ClientState, seat: int, now: float) -> str:
-    """The clock of the seat to act: exact for this seat, the table's clock counted down for others."""
+    """The clock of the seat to act, as the server gave it (its decision for this seat; for
+    another, its ``turn`` event or the snapshot) and counted down since: never a guess."""
     game = state.game
     if game is None:
         return ""
     if seat == game.seat and game.decision is not None:
         return clock_label(game.decision.seconds_left(now))
-    info = state.table_info
-    seconds = info.clock.decision_seconds if info is not None else None
-    kind = info.seats[seat].kind if info is not None and seat < len(info.seats) else "human"
-    if seconds is None or kind == "builtin" or game.turn_since is None:
+    if game.turn_remaining_ms is None or game.turn_since is None:  # a bot, no clock, or not said
         return "…"
-    if game.turn_remaining_ms is not None:  # the server said it: exact
-        return clock_label(max(0.0, game.turn_remaining_ms / 1000 - (now - game.turn_since)))
-    return "~" + clock_label(max(0.0, seconds - (now - game.turn_since)))
+    return clock_label(max(0.0, game.turn_remaining_ms / 1000 - (now - game.turn_since)))
 
 
 def scores_table(state: ClientState) -> Table:
@@ -205,15 +228,12 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
     if game.phase == "bidding":
         parts.append(bidding_line(game, names))
     if game.phase == "playing" and game.trick:
-        lead = game.trick[0]
-        line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
-        line.append(SUIT_NAMES[lead.card.suit] + " ")
-        line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
-        parts.append(line)
-    if game.last_trick is not None:
+        parts.append(trick_line(game, names, ascii))
+    if game.last_trick is not None and game.phase == "playing":  # bidding: its cards are still in the seats
         trick = game.last_trick
-        which = f"Hand {game.hand_number - 1}'s last trick" if game.phase == "bidding" else f"Trick {trick.number}"
-        line = Text(f"{which} went to {names[trick.winner]}: ", style=DIM)
+        which = f"Hand {trick.hand}'s last trick" if trick.hand != game.hand_number else f"Trick {trick.number}"
+        lingering = not game.trick and game.phase == "playing"  # still on the table: said plainly
+        line = Text(f"{which} went to {names[trick.winner]}: ", style="" if lingering else DIM)
         for i, play in enumerate(trick.plays):
             line.append(" · " if i else "")
             line.append(f"{names[play.seat]} ")
@@ -222,6 +242,23 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
     if game.phase == "bidding" and game.last_result is not None:  # the scores are in the panel beside
         parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names, scores=False)]
     return Group(*parts) if parts else Text("")
+
+
+def trick_line(game: GameView, names: list[str], ascii: bool) -> Text:
+    """The trick in play: who led which suit, and whose card wins it so far (the server says)."""
+    lead = game.trick[0]
+    line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
+    line.append(SUIT_NAMES[lead.card.suit] + " ")
+    line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
+    winner = game.winning
+    card = game.played_by(winner) if winner is not None else None
+    if winner is not None and card is not None:
+        whose = "your" if winner == game.seat else f"{names[winner]}'s"
+        line.append(f"; {whose} ")
+        line.append_text(card_text(card, ascii))
+        line.append(winner_mark(ascii), style=ALERT)
+        line.append(" wins so far")
+    return line
 
 
 def bidding_line(game: GameView, names: list[str]) -> Text:
@@ -245,12 +282,15 @@ def waiting_room(state: ClientState) -> RenderableType:
         return Text("Waiting for the table…", style=DIM)
     lines = [Text(f"{info.name}: {rules_text(info.rules)}, {clock_text(info.clock)}.")]
     for seat in info.seats:
+        side = f" ({SIDE_LETTERS[side_of(info.rules, seat.seat)]})" if info.rules.teams else ""  # as the lobby
         if seat.kind == "empty":
-            lines.append(Text(f"  seat {seat.seat}: empty", style=DIM))
+            lines.append(Text(f"  seat {seat.seat}{side}: empty", style=DIM))
         else:
             ready = "ready" if seat.ready else "not ready"
             you = " (you)" if seat.seat == state.seat else ""
-            lines.append(Text(f"  seat {seat.seat}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
+            lines.append(Text(f"  seat {seat.seat}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
+    if info.rules.teams:
+        lines.append(Text("  Seats with the same letter play together.", style=DIM))
     return Group(*lines)
 
 
@@ -316,7 +356,7 @@ def reconnecting(state: ClientState, now: float) -> Text:
 
 
 def offline(state: ClientState) -> Text:
-    return Text(f"{state.notice or 'Disconnected.'}  r: try again · q: quit", style=ALERT)
+    return Text(f"{state.notice or 'Disconnected.'}  r: try again · d: other servers · q: quit", style=ALERT)
 
 
 def lobby_prompt(state: ClientState, now: float) -> Text:
@@ -380,3 +420,67 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
     if extras:
         text.append("  (" + "; ".join(extras) + ")", style=DIM)
     return text
+
+
+SHEET_COLUMN_CELLS = 7
+"""A side's column on the score sheet at its narrowest: the hand's change and the running
+total, ``+2   7``; it widens for the side's name where there is room."""
+
+
+def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | None = None) -> Table:
+    """Each scored hand of the game on a row: its pitcher, bid and trump, whether the bid was
+    made, and each side's change and running total; this player's side in bold. ``latest``:
+    only that many of the last hands (a panel's room), else all of them."""
+    rules = game.rules
+    mine = None if game.seat is None else side_of(rules, game.seat)
+    table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=False, header_style=DIM)
+    table.add_column("hand", justify="right", no_wrap=True)
+    table.add_column("pitcher", no_wrap=True, overflow="ellipsis", max_width=12)
+    table.add_column("bid", no_wrap=True)
+    for side in range(sides(rules)):
+        label = SIDE_LETTERS[side] if rules.teams is not None else side_name(rules, side, names)
+        table.add_column(label, justify="right", no_wrap=True, overflow="ellipsis", min_width=SHEET_COLUMN_CELLS,
+                         max_width=TABLE_NAME_CELLS, header_style=MINE if side == mine else DIM)
+    results = game.results if latest is None else game.results[-latest:]
+    for result in results:
+        bid = Text(f"{result.bid} ")
+        trump = Suit.parse(result.trump)
+        bid.append(suit_label(trump, ascii).split()[0], style=SUIT_STYLES[trump])
+        bid.append(" set" if result.set_back else " made", style=ALERT if result.set_back else DIM)
+        cells = []
+        for side, (delta, score) in enumerate(zip(result.deltas, result.scores, strict=True)):
+            cell = Text(f"{delta:+d}" if delta else "·", style=ALERT if delta < 0 else DIM)
+            cell.append(f"{score:>4}", style=MINE if side == mine else "")
+            cells.append(cell)
+        table.add_row(str(result.hand_number), names[result.pitcher], bid, *cells)
+    if rules.teams is not None:
+        partners = (f"{SIDE_LETTERS[side]}: {side_name(rules, side, names)}" for side in range(sides(rules)))
+        table.caption = " · ".join(partners)
+        table.caption_style = DIM
+    return table
+
+
+def last_trick_lines(game: GameView, names: list[str], ascii: bool) -> RenderableType:
+    """The last finished trick, a card a line in the order played, the card that took it marked."""
+    trick = game.last_trick
+    if trick is None:
+        return Text("No trick has been played yet this hand.", style=DIM)
+    lines = [Text(f"Trick {trick.number} of hand {trick.hand}, led by {names[trick.plays[0].seat]}:", style=MINE)]
+    width = max(len(names[p.seat]) for p in trick.plays)
+    for play in trick.plays:
+        line = Text(f"  {names[play.seat]:<{width}}  ")
+        line.append_text(card_text(play.card, ascii))
+        if play.seat == trick.winner:
+            line.append(f" {winner_mark(ascii)} took the trick", style=ALERT)
+        lines.append(line)
+    return Group(*lines)
+
+
+def score_sheet_panel(game: GameView, names: list[str], ascii: bool, rows: int) -> RenderableType:
+    """The score sheet's latest ``rows`` hands, under a heading (for a tall screen's side panel)."""
+    if not game.results:
+        return Text("Score sheet: no hand scored yet.", style=DIM)
+    shown = min(rows, len(game.results))
+    older = len(game.results) - shown
+    heading = Text("Score sheet" + (f" (the last {shown} hands; s: all)" if older else ""), style=DIM)
+    return Group(heading, score_sheet(game, names, ascii, latest=shown))

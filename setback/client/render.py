@@ -11,7 +11,10 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from setback.engine import Card, Suit
-from setback.telling.story import Line
+from setback.telling.story import Line, card_label
+
+__all__ = ["SUIT_CYCLE", "SUIT_STYLES", "card_label", "card_text", "clock_label", "line_text", "sorted_hand",
+           "suit_label", "suit_order"]
 
 SUIT_STYLES = {
     Suit.SPADES: "bold",
@@ -23,12 +26,6 @@ SUIT_STYLES = {
 
 SUIT_CYCLE = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """Black and red suits alternate in this order."""
-
-
-def card_label(card: Card, ascii: bool = False) -> str:
-    """``10♥``, or ``10H`` with ``ascii``."""
-    text = str(card)
-    return text if ascii else text[:-1] + card.suit.symbol
 
 
 def suit_label(suit: Suit, ascii: bool = False) -> str:

@@ -22,20 +22,24 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from setback.client.dialogs import ConfirmDialog, CreateTableDialog, HelpDialog, InviteDialog
+from setback.client.dialogs import ConfirmDialog, CreateTableDialog, HelpDialog, InviteDialog, ShowDialog
 from setback.client.discover import FoundServer, browse, with_fallback
+from setback.client.felt import table_picture
 from setback.client.panels import (
     centre,
     contract_line,
+    last_trick_lines,
     lobby_prompt,
     prompt,
+    score_sheet,
+    score_sheet_panel,
     scores_table,
     seats_table,
     status_line,
     table_detail,
     table_row,
 )
-from setback.client.render import card_label, card_text, line_text, sorted_hand
+from setback.client.render import card_label, card_text, line_text
 from setback.client.state import ClientState, GameView, Link, LogKind
 from setback.engine import MAX_PLAYERS, Card
 from setback.link.server_link import Address
@@ -58,6 +62,14 @@ if TYPE_CHECKING:
 
 HAND_CHIPS = 6
 ACTION_CHIPS = 5
+ROOMY_COLUMNS, ROOMY_ROWS = 120, 40
+"""From this size on the seats sit around a picture of the table."""
+CENTRE_ROWS = 12
+"""The rows a big table screen keeps under its picture for the trick and the hand's summary."""
+PICTURE_ROWS = 19
+"""The picture of the table is no taller than this."""
+SHEET_ROWS = 8
+"""The latest hands the score sheet beside a big table shows."""
 LOG_STYLES = {
     LogKind.GAME: "",
     LogKind.SUMMARY: "bold",
@@ -69,6 +81,16 @@ LOG_STYLES = {
 
 class Log(RichLog, can_focus=False):
     """The scrolling log; the mouse wheel scrolls it, keys stay with the screen."""
+
+
+class ChatLine(Input):
+    """The line a chat is typed in. While it is open the letters are the chat's, so the key bar
+    says what its keys do instead of the screen's."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "send", key_display="⏎"),
+        Binding("escape", "screen.close_chat", "close the chat", key_display="Esc"),
+    ]
 
 
 class ClientScreen(Screen[None]):
@@ -106,8 +128,20 @@ class ClientScreen(Screen[None]):
         for entry in entries:
             view.write(line_text(entry.line, self.client.ascii, LOG_STYLES[entry.kind]))
 
+    def on_resize(self) -> None:
+        """Once laid out at the new size, the log is written anew (each line wraps to its new
+        width) and the rest is drawn again."""
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        self.log_epoch = -1
+        if self.is_mounted:
+            self.show(self.state)
+
     def action_chat(self) -> None:
+        """The chat line takes the prompt's place while it is open: the key bar stays in view."""
         chat = self.query_one("#chat", Input)
+        self.query_one("#prompt", Static).display = False
         chat.display = True
         chat.focus()
 
@@ -115,6 +149,7 @@ class ClientScreen(Screen[None]):
         chat = self.query_one("#chat", Input)
         chat.value = ""
         chat.display = False
+        self.query_one("#prompt", Static).display = True
         self.set_focus(None)
 
     @on(Input.Submitted, "#chat")
@@ -126,7 +161,16 @@ class ClientScreen(Screen[None]):
             await self.client.send(SendChat(text=text, scope=scope))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpDialog(self.state.table_info))
+        self.app.push_screen(HelpDialog(self.state.table_info), self._quit_from_help)
+
+    async def _quit_from_help(self, quit: bool | None) -> None:
+        if quit:
+            await self.action_quit()
+
+    def action_servers(self) -> None:
+        """The server chosen does not answer: back to the list of servers, to choose another."""
+        if self.state.link is Link.OFFLINE:
+            self.run_worker(self.client.discover_again())
 
     async def action_quit(self) -> None:
         game = self.state.game
@@ -145,13 +189,20 @@ class ClientScreen(Screen[None]):
 
 
 class DiscoverScreen(ClientScreen):
-    """Finding servers on the LAN, with this computer as the fallback, or an address typed in."""
+    """Finding servers on the LAN, with this computer as the fallback, or an address typed in.
+    The first server offered is highlighted, so Enter joins it; ``r`` looks again."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", "Quit"), Binding("escape", "quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rescan", "Look again"), Binding("q", "quit", "Quit"), Binding("escape", "quit", show=False),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
         self.servers: list[FoundServer] = []
+
+    def action_rescan(self) -> None:
+        self.query_one("#status", Static).update(Text("Setback · looking for servers on your network…", style="bold"))
+        self.run_worker(self._browse(), exclusive=True)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Setback · looking for servers on your network…", style="bold"), id="status")
@@ -171,7 +222,8 @@ class DiscoverScreen(ClientScreen):
         listing.clear_options()
         listing.add_options([Option(s.label(), id=str(i), disabled=not s.compatible) for i, s in enumerate(servers)])
         self.servers = servers
-        heading = f"Setback · {len(found)} server{'s' if len(found) != 1 else ''} found on your network"
+        listing.highlighted = next((i for i, s in enumerate(servers) if s.compatible), None)
+        heading = f"Setback · {len(found)} server{'s' if len(found) != 1 else ''} found on your network · r: look again"
         self.query_one("#status", Static).update(Text(heading, style="bold"))
         listing.focus()
 
@@ -203,10 +255,20 @@ class LobbyScreen(ClientScreen):
         Binding("s", "watch", "Watch"),
         Binding("c", "chat", "Chat"),
         Binding("r", "refresh", "Refresh"),
+        Binding("d", "servers", "Other servers"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "close_chat", show=False),
     ]
+
+    offline: bool | None = None
+    """Whether the footer's keys were last chosen for a connection given up."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``d`` (back to the servers found) only once the connection is given up."""
+        if action == "servers":
+            return self.state.link is Link.OFFLINE
+        return True
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -216,7 +278,7 @@ class LobbyScreen(ClientScreen):
         yield Static(id="detail")
         yield Log(id="log", wrap=True, min_width=20, max_lines=500)
         yield Static(id="prompt")
-        yield Input(placeholder="say something to the lobby; Enter sends, Esc closes", id="chat", compact=True)
+        yield ChatLine(placeholder="say something to the lobby; Enter sends, Esc closes", id="chat", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -241,6 +303,10 @@ class LobbyScreen(ClientScreen):
         self._show_detail()
         self.query_one("#prompt", Static).update(lobby_prompt(state, time.monotonic()))
         self.show_log(state)
+        offline = state.link is Link.OFFLINE
+        if offline != self.offline:
+            self.offline = offline
+            self.refresh_bindings()
 
     def _current(self) -> str | None:
         tables: DataTable[str] = self.query_one("#tables", DataTable)
@@ -327,13 +393,18 @@ class TableScreen(ClientScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "choose", key_display="←→"),
         Binding("right", "move(1)", show=False),
-        Binding("enter,space", "confirm", "play/bid", key_display="⏎"),
+        Binding("enter,space", "confirm('play')", "play", key_display="⏎"),
+        Binding("enter,space", "confirm('bid')", "bid", key_display="⏎"),
+        Binding("enter,space", "confirm('')", show=False),  # no decision: the prompt says whose turn it is
         *(Binding(str(n), f"number({n})", show=False) for n in range(10)),
         Binding("p", "number(0)", show=False),
+        Binding("t", "last_trick", "last trick"),
+        Binding("s", "score_sheet", "scores"),
         Binding("c", "chat", "chat"),
         Binding("r", "ready", "ready"),
         Binding("b", "add_bot", "bot", show=False),
         Binding("l", "leave", "leave"),
+        Binding("d", "servers", "other servers"),
         Binding("question_mark", "help", "keys"),
         Binding("q", "quit", "quit"),
         Binding("escape", "close_chat", show=False),
@@ -344,18 +415,49 @@ class TableScreen(ClientScreen):
     selected: str | None = None
     """The action the keyboard has picked (``play 10H``, ``bid 2``), not yet sent."""
     request: int | None = None
-    footer_for: tuple[bool, bool, bool] | None = None
-    """Whether the footer's keys were last chosen for a spectator, for a given-up connection,
-    and for a moment when ``r`` does something."""
+    footer_for: tuple[object, ...] | None = None
+    """What the footer's keys were last chosen for (see :meth:`_keys_apply`)."""
 
     PLAYER_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "confirm", "number", "ready", "add_bot"})
     """The keys a spectator has no use for: it holds no cards and no seat to make ready."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide the player's keys from a spectator, and ``r`` whenever it would do nothing."""
+        """Only the keys that do something now: none of a player's for a spectator; choosing
+        and playing (or bidding) only while this seat is to act; ``r`` only when it counts; the
+        last trick once one was played, the score sheet once a hand was scored."""
         if action == "ready":
             return self._ready_counts()
-        return not (action in self.PLAYER_ACTIONS and self.state.spectating)
+        if action == "servers":
+            return self.state.link is Link.OFFLINE
+        if action in self.PLAYER_ACTIONS and self.state.spectating:
+            return False
+        game = self.state.game
+        match action:
+            case "move":
+                return self._deciding() != ""
+            case "confirm":
+                return parameters == (self._deciding(),)
+            case "last_trick":
+                return game is not None and game.last_trick is not None
+            case "score_sheet":
+                return game is not None and bool(game.results)
+        return True
+
+    def _deciding(self) -> str:
+        """``play`` or ``bid`` while this seat is to act and has not answered yet, else empty."""
+        game = self.state.game
+        decision = game.decision if game is not None else None
+        if self.state.link is not Link.ONLINE or decision is None or decision.sent is not None:
+            return ""
+        return "bid" if decision.bidding else "play"
+
+    def _keys_apply(self) -> tuple[object, ...]:
+        """What decides which keys the footer shows."""
+        game = self.state.game
+        return (
+            self.state.spectating, self.state.link is Link.OFFLINE, self._ready_counts(), self._deciding(),
+            game is not None and game.last_trick is not None, game is not None and bool(game.results),
+        )
 
     def _ready_counts(self) -> bool:
         """Whether ``r`` does something now: try again once the connection is given up; for a
@@ -375,9 +477,10 @@ class TableScreen(ClientScreen):
                 yield Static(id="centre")
             with Vertical(id="right"):
                 yield Static(id="scores")
+                yield Static(id="sheet")
                 yield Log(id="log", wrap=True, min_width=20, max_lines=500)
         yield Static(id="prompt")
-        yield Input(placeholder="say something to the table; Enter sends, Esc closes", id="chat", compact=True)
+        yield ChatLine(placeholder="say something to the table; Enter sends, Esc closes", id="chat", compact=True)
         with Horizontal(id="bottom"):
             with Horizontal(id="hand"):
                 for _ in range(HAND_CHIPS):
@@ -404,6 +507,8 @@ class TableScreen(ClientScreen):
         game = state.game
         self.query_one("#status", Static).update(status_line(state))
         self.query_one("#centre", Static).update(centre(state, ascii))
+        sheet = self.query_one("#sheet", Static)
+        sheet.display = self.roomy and game is not None
         if game is None:
             self.query_one("#contract", Static).update("")
             self.query_one("#seats", Static).update("")
@@ -411,42 +516,61 @@ class TableScreen(ClientScreen):
         else:
             self.query_one("#contract", Static).update(contract_line(game, state.names(), ascii))
             self.query_one("#scores", Static).update(scores_table(state))
+            if sheet.display:
+                sheet.update(score_sheet_panel(game, state.names(), ascii, SHEET_ROWS))
         self._sync_selection(game)
         self._show_clocks(state)
         live = state.link is Link.ONLINE  # while (re)connecting, nothing on screen looks pressable
         self._show_hand(game, live)
         self._show_actions(state, game, live)
         self.show_log(state)
-        footer_for = (state.spectating, state.link is Link.OFFLINE, self._ready_counts())
+        footer_for = self._keys_apply()
         if footer_for != self.footer_for:
             self.footer_for = footer_for
             self.refresh_bindings()
 
+    @property
+    def roomy(self) -> bool:
+        """A big terminal: the seats sit around the table, the score sheet beside it."""
+        return self.size.width >= ROOMY_COLUMNS and self.size.height >= ROOMY_ROWS
+
     def _show_clocks(self, state: ClientState) -> None:
         now = time.monotonic()
         if state.game is not None:
-            self.query_one("#seats", Static).update(seats_table(state, now, self.client.ascii))
+            seats = self.query_one("#seats", Static)
+            if self.roomy:
+                width = self.query_one("#left", Vertical).content_size.width
+                height = min(PICTURE_ROWS, self.query_one("#main", Horizontal).size.height - CENTRE_ROWS)
+                seats.update(table_picture(state, now, self.client.ascii, width, height))
+            else:
+                seats.update(seats_table(state, now, self.client.ascii))
         self.query_one("#prompt", Static).update(prompt(state, now, self.client.ascii))
 
     def _show_hand(self, game: GameView | None, live: bool) -> None:
+        """The hand in the places it was dealt in, each card under its number key; a card played
+        leaves its place empty, and trump's cards say so once trump is named."""
         chips = list(self.query("#hand Chip").results(Chip))
         cards = self.hand_order(game)
         decision = game.decision if game is not None else None
         playing = live and decision is not None and decision.sent is None and not decision.bidding
         playable = decision.playable() if decision is not None and playing else frozenset()
+        trump = game.trump if game is not None else None
         for place, chip in enumerate(chips):
-            if place >= len(cards):
-                chip.display = False
-                chip.card = chip.choice = None
+            card = cards[place] if place < len(cards) else None
+            chip.display = place < len(cards)
+            chip.card, chip.choice = card, None if card is None else f"play {card}"
+            chip.set_class(card is None, "-gone")
+            if card is None:
+                chip.remove_class("-legal", "-illegal", "-selected")
+                chip.border_title = chip.border_subtitle = ""
+                chip.update("")
                 continue
-            card = cards[place]
-            chip.display = True
-            chip.card, chip.choice = card, f"play {card}"
             legal = playing and card in playable
             chip.set_class(legal, "-legal")
             chip.set_class(playing and not legal, "-illegal")
             chip.set_class(legal and self.selected == chip.choice, "-selected")
             chip.border_title = str(place + 1)
+            chip.border_subtitle = "T" if card.suit == trump else ""  # trump, once named
             label = card_text(card, self.client.ascii)
             if playing and not legal:
                 label.stylize("dim")
@@ -481,9 +605,10 @@ class TableScreen(ClientScreen):
 
     # -- choosing -------------------------------------------------------------------------------
 
-    def hand_order(self, game: GameView | None) -> list[Card]:
-        """The hand as shown, left to right: the number keys count from 1 here."""
-        return sorted_hand(game.hand, game.trump) if game is not None else []
+    def hand_order(self, game: GameView | None) -> list[Card | None]:
+        """The hand as shown, left to right: the number keys count from 1 here (None: a place
+        whose card was played)."""
+        return game.places() if game is not None else []
 
     def choices(self) -> list[str]:
         """The legal actions in the order shown, while this seat is to act."""
@@ -494,7 +619,7 @@ class TableScreen(ClientScreen):
         if decision.bidding:
             return list(decision.legal)
         playable = decision.playable()
-        return [f"play {card}" for card in self.hand_order(game) if card in playable]
+        return [f"play {card}" for card in self.hand_order(game) if card is not None and card in playable]
 
     def _sync_selection(self, game: GameView | None) -> None:
         """A new decision starts with its first legal choice picked (None stays None after a refusal)."""
@@ -538,7 +663,9 @@ class TableScreen(ClientScreen):
         cards = self.hand_order(game)
         if 1 <= number <= len(cards):
             card = cards[number - 1]
-            if card in decision.playable():
+            if card is None:
+                self._refuse(f"The card in place {number} has been played.")
+            elif card in decision.playable():
                 self._pick(f"play {card}")
             else:
                 self._refuse(self.why_not(game, card))
@@ -569,7 +696,8 @@ class TableScreen(ClientScreen):
         self.state.tell(text)
         self.show(self.state)
 
-    async def action_confirm(self) -> None:
+    async def action_confirm(self, kind: str = "") -> None:
+        """Send the move chosen (``kind``: which the key bar showed, ``play`` or ``bid``)."""
         game = self.state.game
         decision = game.decision if game is not None else None
         if decision is None or decision.sent is not None:
@@ -599,6 +727,20 @@ class TableScreen(ClientScreen):
             await self.client.send(Act(request=decision.request, action=chip.choice))
         elif chip.card is not None:
             self._refuse(self.why_not(game, chip.card))
+
+    # -- looking again ---------------------------------------------------------------------------
+
+    def action_last_trick(self) -> None:
+        game = self.state.game
+        if game is not None:
+            body = last_trick_lines(game, self.state.names(), self.client.ascii)
+            self.app.push_screen(ShowDialog("The last trick", body, "t"))
+
+    def action_score_sheet(self) -> None:
+        game = self.state.game
+        if game is not None:
+            sheet = score_sheet(game, self.state.names(), self.client.ascii)
+            self.app.push_screen(ShowDialog(f"Score sheet · to {game.rules.target}", sheet, "s"))
 
     # -- the table --------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from setback.client.render import sorted_hand
 from setback.client.words import error_text
 from setback.engine import Card, Suit
 from setback.protocol.messages import (
@@ -61,9 +62,10 @@ from setback.protocol.messages import (
     WireHandResult,
     WireOutcome,
     WireRules,
+    WireTrick,
     WireView,
 )
-from setback.telling.story import Line, event_lines, rules_text
+from setback.telling.story import Line, event_lines, hand_so_far, hands_so_far, rules_text
 
 LOG_LENGTH = 500
 """Log lines kept; older ones scroll away."""
@@ -85,8 +87,14 @@ class LogKind(StrEnum):
     GAME = "game"
     SUMMARY = "summary"
     CHAT = "chat"
+    """Said at the table: a snapshot recalls it."""
+    LOBBY_CHAT = "lobby_chat"
     INFO = "info"
     ERROR = "error"
+
+
+RECALLED = frozenset({LogKind.GAME, LogKind.SUMMARY, LogKind.CHAT})
+"""The lines a snapshot tells again: a table's game and its chat."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,8 @@ class QuickGame:
     name: str | None = None
     bot: str | None = None
     """The built-in bot to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
+    bot_pace: float | None = None
+    """How long its bots wait before each move (None: the server's pace)."""
 
 
 @dataclass
@@ -146,11 +156,12 @@ class Play:
 
 @dataclass(frozen=True)
 class Trick:
-    """A finished trick: its plays from the leader, and who took it."""
+    """A finished trick: its plays from the leader, and who took it, in hand ``hand``."""
 
     number: int
     plays: tuple[Play, ...]
     winner: int
+    hand: int = 0
 
 
 @dataclass
@@ -179,7 +190,15 @@ class GameView:
     bid: int | None = None
     trump: Suit | None = None
     trick: list[Play] = field(default_factory=list)
+    winning: int | None = None
+    """The seat whose card wins the trick in play so far, as the server said (None: no card yet)."""
     last_trick: Trick | None = None
+    """The last finished trick: it stays on the table until the next card is led."""
+    dealt: list[Card] = field(default_factory=list)
+    """This seat's six cards of the hand in the order shown, fixed at the deal: a number key
+    means the same card all hand long, trump named or not, cards played or not."""
+    results: list[WireHandResult] = field(default_factory=list)
+    """Every scored hand of this game, oldest first: the score sheet."""
     taken: list[int] = field(default_factory=list)
     """Tricks taken this hand, by seat."""
     scores: list[int] = field(default_factory=list)
@@ -206,6 +225,20 @@ class GameView:
         """The card ``seat`` laid in the trick in play, if any."""
         return next((p.card for p in self.trick if p.seat == seat), None)
 
+    @property
+    def on_table(self) -> tuple[list[Play], int | None, bool]:
+        """The cards lying on the table: the trick in play and the seat winning it; or, until
+        the next card is led, the last finished trick and who took it (True: it is over)."""
+        if self.trick or self.last_trick is None:
+            return self.trick, self.winning, False
+        return list(self.last_trick.plays), self.last_trick.winner, True
+
+    def places(self) -> list[Card | None]:
+        """The hand as shown, left to right: the number keys count from 1 here, and a card
+        played leaves its place empty (None)."""
+        held = set(self.hand)
+        return [card if card in held else None for card in self.dealt]
+
 
 @dataclass
 class ClientState:
@@ -216,6 +249,8 @@ class ClientState:
     link: Link = Link.CONNECTING
     address: str = ""
     server: str = ""
+    version: str = ""
+    """The protocol version the server speaks (its welcome's)."""
     bots: list[str] = field(default_factory=list)
     tables: dict[str, TableInfo] = field(default_factory=dict)
     table: str | None = None
@@ -257,6 +292,15 @@ class ClientState:
             return [s.name or (played[s.seat] if s.seat < len(played) else f"seat {s.seat}") for s in info.seats]
         players = game.rules.players if game is not None else 0
         return [f"seat {s}" for s in range(players)]
+
+    @property
+    def recalls(self) -> bool:
+        """Whether the server's snapshots tell the story so far (protocol 1.3 on): then the log of
+        a table's game and chat is told again from each snapshot."""
+        major, _, minor = self.version.partition(".")
+        if not major.isdigit() or not (minor or "0").isdigit():
+            return False
+        return (int(major), int(minor or "0")) >= (1, 3)
 
     @property
     def my_turn(self) -> bool:
@@ -351,15 +395,16 @@ class ClientState:
                 return [ListTables()]
             case GameStarted():
                 self._game_started(message)
-            case Snapshot(table=table, view=view) if table == self.table:
-                self._take_view(view, now)
+            case Snapshot(table=table) if table == self.table:
+                self._snapshot(message, now)
             case Decide(table=table) if table == self.table:
                 self._decide(message, now)
             case EventMessage(table=table) if table == self.table:
                 self._event(message, now)
-            case Chat(sender=sender, text=text, scope=scope):
-                where = "" if scope == "table" else "(lobby) "
-                self.say(LogKind.CHAT, f"{where}<{sender}> {text}")
+            case Chat(sender=sender, text=text, scope="table"):
+                self.say(LogKind.CHAT, f"<{sender}> {text}")
+            case Chat(sender=sender, text=text):
+                self.say(LogKind.LOBBY_CHAT, f"(lobby) <{sender}> {text}")
         return []
 
     # -- the lobby ------------------------------------------------------------------------------
@@ -367,6 +412,7 @@ class ClientState:
     def _welcomed(self, welcome: Welcome) -> list[ClientMessage]:
         first = not self.server
         self.server, self.name, self.bots = welcome.server, welcome.player, list(welcome.bots)
+        self.version = welcome.version
         self.link = Link.ONLINE
         self.stopped = self.retry_at = None
         self.requests.clear()
@@ -383,7 +429,7 @@ class ClientState:
             bots = [plan.bot or self.preferred_bot()] * plan.bots
             answer.append(CreateTable(
                 name=plan.name, rules=plan.rules, clock=plan.clock, seed=plan.seed, bots=bots,
-                spectate=len(bots) >= plan.rules.players,
+                spectate=len(bots) >= plan.rules.players, bot_pace=plan.bot_pace,
             ))
         return answer
 
@@ -470,26 +516,58 @@ class ClientState:
         game.hand_number, game.dealer = view.hand_number, view.dealer
         self._turn(game, view.to_act, now)
         game.hand = [Card.parse(c) for c in view.hand]
+        mine = [Card.parse(card) for trick in view.tricks for seat, card in trick_plays(trick, view.rules.players)
+                if seat == view.seat]
+        mine += [Card.parse(p.card) for p in view.trick if p.seat == view.seat]
+        game.dealt = sorted_hand([*game.hand, *mine], None)
         game.hand_sizes = list(view.hand_sizes)
         game.bids = [(b.seat, b.bid) for b in view.bids]
         game.pitcher, game.bid = view.pitcher, view.bid
         game.trump = Suit.parse(view.trump) if view.trump is not None else None
         game.trick = [Play(p.seat, Card.parse(p.card)) for p in view.trick]
+        game.winning = view.winning
         game.taken = [0] * view.rules.players
         for trick in view.tricks:
             game.taken[trick.winner] += 1
         if view.tricks:
             last = view.tricks[-1]
-            seats = [(last.leader + i) % view.rules.players for i in range(len(last.cards))]
-            plays = tuple(Play(s, Card.parse(c)) for s, c in zip(seats, last.cards, strict=True))
-            game.last_trick = Trick(last.number, plays, last.winner)
-        else:
-            game.last_trick = None
+            plays = tuple(Play(s, Card.parse(c)) for s, c in trick_plays(last, view.rules.players))
+            game.last_trick = Trick(last.number, plays, last.winner, view.hand_number)
+        elif game.last_trick is not None and game.last_trick.hand < view.hand_number - 1:
+            game.last_trick = None  # the hand before's last trick stays in view until the next lead
         game.scores = list(view.scores)
         game.last_result = view.last_result
         game.outcome = view.outcome
         if view.to_act is None or view.to_act != view.seat:
             game.decision = None
+
+    def _snapshot(self, snapshot: Snapshot, now: float) -> None:
+        """The table as it stands, and the story so far: the log of this table's game and chat
+        is told again from it (what happened while this client was away, or before it came)."""
+        self._take_view(snapshot.view, now)
+        game = self.game
+        assert game is not None
+        if snapshot.players:
+            game.players = list(snapshot.players)
+        if snapshot.game is not None:
+            game.game = snapshot.game
+        if snapshot.results or not game.results:
+            game.results = list(snapshot.results)
+        clock = snapshot.clock
+        if clock is not None and game.to_act is not None:
+            game.turn_since, game.turn_remaining_ms = now, clock.remaining_ms
+        if not self.recalls:
+            return
+        kept = [e for e in self.log if not (e.kind in RECALLED and e.table == self.table)]
+        self.log = deque(kept, maxlen=LOG_LENGTH)
+        self.log_epoch += 1
+        names = self.names()
+        for line in hands_so_far(game.results, game.rules, names):
+            self.say(LogKind.SUMMARY, *line)
+        for line in hand_so_far(snapshot.view, names):
+            self.say(LogKind.GAME, *line)
+        for said in snapshot.chat:
+            self.say(LogKind.CHAT, f"<{said.sender}> {said.text}")
 
     def _forget_acts(self) -> None:
         """Moves answered by events (a move that works gets no reply of its own)."""
@@ -533,9 +611,10 @@ class ClientState:
             case HandDealtEvent(hand_number=number, dealer=dealer, cards=cards):
                 game.phase, game.hand_number, game.dealer = "bidding", number, dealer
                 game.hand = [Card.parse(c) for c in cards]
+                game.dealt = sorted_hand(game.hand, None)
                 game.hand_sizes = [6] * players
                 game.bids, game.pitcher, game.bid, game.trump = [], None, None, None
-                game.trick, game.taken = [], [0] * players  # the last trick stays in view through the bidding
+                game.trick, game.taken, game.winning = [], [0] * players, None  # the last trick stays in view
                 self._turn(game, (dealer + 1) % players, now)
             case PassedEvent(seat=seat) | BidEvent(seat=seat):
                 game.bids.append((seat, event.amount if isinstance(event, BidEvent) else None))
@@ -544,24 +623,26 @@ class ClientState:
                 game.last_trick = None  # no trick was played this hand
                 self._turn(game, None, now)
             case PitcherChosenEvent(pitcher=pitcher, bid=bid):
-                game.phase, game.pitcher, game.bid, game.last_trick = "playing", pitcher, bid, None
+                game.phase, game.pitcher, game.bid = "playing", pitcher, bid
                 self._turn(game, pitcher, now)
             case TrumpPitchedEvent(trump=trump):
                 game.trump = Suit.parse(trump)
-            case CardPlayedEvent(seat=seat, card=text):
+            case CardPlayedEvent(seat=seat, card=text, winning=winning):
                 card = Card.parse(text)
                 game.trick.append(Play(seat, card))
+                game.winning = winning
                 game.hand_sizes[seat] = max(0, game.hand_sizes[seat] - 1)
                 if seat == game.seat and card in game.hand:
                     game.hand.remove(card)
                 self._turn(game, None if len(game.trick) == players else (seat + 1) % players, now)
             case TrickWonEvent(number=number, winner=winner, plays=plays):
-                game.last_trick = Trick(number, tuple(_plays(plays)), winner)
-                game.trick = []
+                game.last_trick = Trick(number, tuple(_plays(plays)), winner, game.hand_number)
+                game.trick, game.winning = [], None
                 game.taken[winner] += 1
                 self._turn(game, winner if any(game.hand_sizes) else None, now)
             case HandScoredEvent(result=result):
                 game.last_result = result
+                game.results.append(result)
                 game.scores = list(result.scores)
                 self._turn(game, None, now)
             case TurnEvent(seat=seat, remaining_ms=remaining):
@@ -580,6 +661,11 @@ class ClientState:
 
 def _plays(plays: list[SeatCard]) -> list[Play]:
     return [Play(p.seat, Card.parse(p.card)) for p in plays]
+
+
+def trick_plays(trick: WireTrick, players: int) -> list[tuple[int, str]]:
+    """A finished trick's cards with the seat that laid each, from its leader."""
+    return [((trick.leader + i) % players, card) for i, card in enumerate(trick.cards)]
 
 
 

@@ -11,6 +11,7 @@ import secrets
 import shlex
 import signal
 import sys
+import time
 from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
@@ -175,6 +176,21 @@ def print_result(result: MatchResult) -> None:
     print_rows(console, title, [*columns, *(["rating (mu ± 2 sd)"] if rated else [])], rows, left={"bot"})
 
 
+WATCH_PACE = 0.5
+"""Seconds between the lines ``setback watch`` tells on a terminal: a game a person can follow."""
+
+
+def pace_seconds(text: str) -> float:
+    """A pace on the command line: seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 60:
+        raise argparse.ArgumentTypeError(f"a pace is 0 to 60 seconds, not {text!r}")
+    return seconds
+
+
 def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     """Tell one game between bots (its SPECs passed :func:`check_specs`)."""
     specs: list[str] = args.bots
@@ -190,8 +206,11 @@ def run_watch_command(args: argparse.Namespace, rules: Rules) -> int:
     names = [f"{bot_name(spec)}-{seat}" for seat, spec in enumerate(specs)]  # as a server names them
     if args.seed is None:
         print(f"Seed {seed} (setback watch --seed {seed} tells this game again).")
-    for line in narrate(game.events, rules, names):
-        print(line)
+    pace = args.pace if args.pace is not None else (WATCH_PACE if sys.stdout.isatty() else 0.0)
+    for line in narrate(game.events, rules, names, ascii=args.ascii):
+        print(line, flush=True)
+        if pace and line.strip():
+            time.sleep(pace)
     return 0
 
 
@@ -248,7 +267,13 @@ def register(command: AddCommand) -> None:
     watch = command("watch", cmd_watch, "play one game between bots and tell it hand by hand")
     watch.add_argument("bots", nargs="*", default=["heuristic"] * 4, metavar="BOT", help="bot SPECs, one a seat")
     watch.add_argument("--seed", type=int, help="game seed (default: a new one each time, told first)")
-    watch.add_argument("--json", action="store_true", help="print the game's record as JSON")
+    watch.add_argument("--json", action="store_true", help="print the game's record as JSON (at once)")
+    watch.add_argument(
+        "--pace", type=pace_seconds, metavar="SECONDS",
+        help=f"seconds between lines, to follow the game as it is told (default {WATCH_PACE:g} on a terminal, "
+        "else 0: at once)",
+    )
+    watch.add_argument("--ascii", action="store_true", help="suit letters (10H) instead of symbols (10♥)")
     add_clock_argument(watch)
     add_rules_arguments(watch)
 

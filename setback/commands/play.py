@@ -36,7 +36,7 @@ from setback.commands.common import (
 from setback.engine import MAX_PLAYERS, Rules
 from setback.link.server_link import Address, tls_context
 from setback.protocol.convert import rules_to_wire
-from setback.protocol.messages import Clock
+from setback.protocol.messages import DEFAULT_BOT_PACE, MAX_BOT_PACE, Clock
 
 
 def default_name() -> str:
@@ -61,6 +61,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--clock", type=float, default=0, metavar="SECONDS",
         help="seconds for each decision at the table --bots creates, and the new-table default (0: no clock)",
+    )
+    parser.add_argument(
+        "--bot-pace", type=float, metavar="SECONDS",
+        help=f"seconds the --bots table's bots wait before each move, so you see every card land (default: the "
+        f"server's, {DEFAULT_BOT_PACE:g}; 0: no wait)",
     )
     parser.add_argument("--seed", type=int, help="deal the --bots game from this seed (a seeded table)")
     parser.add_argument("--table-name", help="the name of the table --bots creates")
@@ -90,12 +95,14 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     if args.clock < 0 or args.clock > 3600:
         raise ValueError("--clock is 0 (none) to 3600 seconds")
     clock = args.clock or None
+    if args.bot_pace is not None and not 0 <= args.bot_pace <= MAX_BOT_PACE:
+        raise ValueError(f"--bot-pace is 0 to {MAX_BOT_PACE:g} seconds")
     wire = rules_to_wire(rules)
     plan = None
     if args.bots:
         plan = QuickGame(
             rules=wire, bots=args.bots, clock=Clock(decision_seconds=clock), seed=args.seed,
-            name=args.table_name or f"{name}'s table",
+            name=args.table_name or f"{name}'s table", bot_pace=args.bot_pace,
         )
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):

@@ -41,18 +41,23 @@ def cmd_history(args: argparse.Namespace) -> int:
     lines = []
     for row in rows:
         reason = str(row["reason"]).replace("_", " ")
-        players = ", ".join(f"{name}*" if name in row["stood_in"] else name for name in row["players"])
+        players = ", ".join(
+            name + ("*" if name in row["stood_in"] else "") + ("+" if name in row["timed_out"] else "")
+            for name in row["players"]
+        )
         lines.append([
             str(row["game_id"]), row["table"], players, rules_text(msgspec.convert(row["rules"], WireRules)),
             " / ".join(str(s) for s in row["scores"] or []), f"{', '.join(row['winners'])} ({reason})",
             (row["finished"] or "")[:16].replace("T", " "),
         ])
-    stood_in = any(row["stood_in"] for row in rows)
+    marks = [
+        *(["*: a stand-in bot played some of their decisions"] if any(row["stood_in"] for row in rows) else []),
+        *(["+: their clock ran out, and the server moved for them"] if any(row["timed_out"] for row in rows) else []),
+    ]
     print_rows(
         Console(), "finished games, newest first",
         ["game", "table", "players", "rules", "scores", "won", "finished (UTC)"], lines,
-        caption="*: a stand-in bot played some of their decisions" if stood_in else None,
-        left={"table", "players", "rules", "won"},
+        caption="; ".join(marks) or None, left={"table", "players", "rules", "won"},
     )
     return 0
 

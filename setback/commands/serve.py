@@ -15,6 +15,7 @@ import structlog
 from setback import places
 from setback.commands.common import AddCommand, CommandFailedError, port_number
 from setback.protocol import DEFAULT_PORT, DEFAULT_WEB_PORT
+from setback.protocol.messages import DEFAULT_BOT_PACE, MAX_BOT_PACE
 
 if TYPE_CHECKING:  # the server and the web table are imported when they are started
     from setback.server.app import Server
@@ -98,7 +99,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db=None if db == ":memory:" else db,
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
-        bot_table_pause=args.bot_table_pause, bot_table_pace=args.bot_table_pace,
+        bot_table_pause=args.bot_table_pause, bot_table_pace=args.bot_table_pace, bot_pace=args.bot_pace,
         tls_cert=args.tls_cert, tls_key=args.tls_key,
     )
     if bool(args.tls_cert) != bool(args.tls_key):
@@ -107,6 +108,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ValueError(
             "--max-connections is at least 1; --reconnect-grace, --bot-table-pause and --bot-table-pace at least 0"
         )
+    if not 0 <= args.bot_pace <= MAX_BOT_PACE:
+        raise ValueError(f"--bot-pace is 0 to {MAX_BOT_PACE:g} seconds")
     for pem in (args.tls_cert, args.tls_key):
         if pem and not Path(pem).is_file():
             raise ValueError(f"no file {pem}")
@@ -144,6 +147,11 @@ def register(command: AddCommand) -> None:
     serve.add_argument(
         "--bot-table-pace", type=float, default=1.0,
         help="seconds between moves at a watched table of built-in bots only (default 1; 0: no wait)",
+    )
+    serve.add_argument(
+        "--bot-pace", type=float, default=DEFAULT_BOT_PACE,
+        help="seconds a bot waits before each move at a table where a person sits, unless the table says "
+        f"(default {DEFAULT_BOT_PACE:g}; 0: no wait)",
     )
     serve.add_argument(
         "--tls-cert", metavar="PEM", help="certificate chain: serve TLS only, the browser table too (with --tls-key)"

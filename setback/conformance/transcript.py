@@ -118,16 +118,14 @@ class Session:
             self.trick = self.trick + 1 if self.trick < 6 else None
 
     def _masked(self, text: str) -> str:
-        """The tokens numbered in the order they first appear; a clock's remaining time in a
-        ``decide`` to the second (it counts down in real time)."""
+        """The tokens numbered in the order they first appear; a clock's remaining time to the
+        second (in a ``decide`` or a ``snapshot`` it counts down in real time)."""
         def token(found: re.Match[str]) -> str:
             masked = self.tokens.setdefault(found.group(1), f"masked-token-{len(self.tokens) + 1}".ljust(24, "x"))
             return f'"token":"{masked}"'
 
         text = _TOKEN.sub(token, text)
-        if text.startswith('{"type":"decide"'):
-            text = _REMAINING.sub(lambda m: f'"remaining_ms":{round(int(m.group(1)), -3)}', text)
-        return text
+        return _REMAINING.sub(lambda m: f'"remaining_ms":{round(int(m.group(1)), -3)}', text)
 
 
 def _kind(message: dict[str, Any]) -> str:

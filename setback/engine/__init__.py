@@ -45,6 +45,7 @@ from setback.engine.position import hand_actions, played_by, state_from_view
 from setback.engine.record import game_record, plain, replay_record, rules_of
 from setback.engine.rules import DEFAULT_HAND_LIMIT, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, TARGETS, Rules
 from setback.engine.state import GameState
+from setback.engine.trick import winning_seat
 
 __all__ = [
     "ACTIONS", "CARDS", "DEFAULT_HAND_LIMIT", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_PLAYERS", "PASS_CODE",
@@ -53,5 +54,5 @@ __all__ = [
     "HandThrownIn", "IllegalActionError", "NotYourTurnError", "Outcome", "Pass", "Passed",
     "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
     "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
-    "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view",
+    "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view", "winning_seat",
 ]

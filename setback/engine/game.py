@@ -56,7 +56,8 @@ class View:
     ``hand`` is the viewer's own cards (empty for a spectator); ``legal`` is non-empty
     only when the viewer is the seat to act. ``bids`` and ``tricks`` cover the current
     hand; ``trick`` is the trick being played, in playing order. ``pitcher`` and ``bid``
-    are set once bidding is over; ``trump`` once the pitcher has led. ``last_result`` is
+    are set once bidding is over; ``trump`` once the pitcher has led. ``winning`` is the seat
+    whose card wins the trick in play so far (None while no card is in it). ``last_result`` is
     the previous hand's result: None in the first hand and after a thrown-in one.
     ``time_left`` is the seconds left on the viewer's clock for this decision, given to
     :meth:`Game.view` by whoever runs the clock (the server, the bot SDK); the engine keeps
@@ -82,6 +83,7 @@ class View:
     legal: tuple[Action, ...]
     outcome: Outcome | None
     time_left: float | None = None
+    winning: int | None = None
 
 
 def redact(event: Event, seat: int | None) -> Event:
@@ -269,4 +271,5 @@ class Game:
             legal=self.legal_actions() if seat is not None and seat == to_act else (),
             outcome=state.outcome,
             time_left=time_left,
+            winning=state.winner if state.trick else None,
         )

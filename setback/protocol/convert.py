@@ -119,11 +119,13 @@ def view_to_wire(view: View) -> WireView:
         last_result=result_to_wire(view.last_result) if view.last_result else None,
         legal=[ACTION_TEXT[a.code] for a in view.legal],
         outcome=outcome_to_wire(view.outcome) if view.outcome else None,
+        winning=view.winning,
     )
 
 
-def event_to_wire(event: Event, seat: int | None) -> WireEvent:
-    """``event`` as ``seat`` (None: a spectator) may see it on the wire."""
+def event_to_wire(event: Event, seat: int | None, winning: int | None = None) -> WireEvent:
+    """``event`` as ``seat`` (None: a spectator) may see it on the wire; ``winning``, for a card
+    played, is the seat winning the trick once it lies there (the views know it: ``WireViews``)."""
     match event:
         case CardsDrawn(draws=draws):
             return CardsDrawnEvent(draws=[SeatCard(d.seat, str(d.card)) for d in draws])
@@ -146,7 +148,7 @@ def event_to_wire(event: Event, seat: int | None) -> WireEvent:
         case TrumpPitched(seat=who, trump=trump):
             return TrumpPitchedEvent(seat=who, trump=trump.letter)
         case CardPlayed(seat=who, card=card):
-            return CardPlayedEvent(seat=who, card=str(card))
+            return CardPlayedEvent(seat=who, card=str(card), winning=winning)
         case TrickWon(trick_number=number, winner=winner, plays=plays):
             laid = [SeatCard(p.seat, str(p.card)) for p in plays]
             return TrickWonEvent(number=number, winner=winner, plays=laid)
@@ -202,4 +204,5 @@ def view_from_wire(view: WireView, time_left: float | None = None) -> View:
         legal=tuple(parse_action(a) for a in view.legal),
         outcome=outcome_from_wire(view.outcome) if view.outcome is not None else None,
         time_left=time_left,
+        winning=view.winning,
     )

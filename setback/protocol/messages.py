@@ -81,6 +81,14 @@ the n-th game at a seeded table is dealt from (seed + n) mod 2^63."""
 
 Seed = Annotated[int, msgspec.Meta(ge=0, le=SEED_LIMIT - 1)]
 
+MAX_BOT_PACE = 10.0
+"""The longest a table may ask its bots to wait before each move, in seconds."""
+DEFAULT_BOT_PACE = 0.8
+"""The seconds a bot waits before its move while a person sits at its table, unless the table
+or the server (``setback serve --bot-pace``) says otherwise: long enough to see a card land."""
+
+BotPace = Annotated[float, msgspec.Meta(ge=0, le=MAX_BOT_PACE)]
+
 
 class CreateTable(ClientBase, tag="create_table", kw_only=True):
     name: str | None = None
@@ -96,6 +104,9 @@ class CreateTable(ClientBase, tag="create_table", kw_only=True):
     """Joining or watching needs the invite code the server gives in the reply."""
     spectate: bool = False
     """Watch the table from the start: ``spectating`` follows the reply, before any game (since 1.1)."""
+    bot_pace: BotPace | None = None
+    """Seconds each built-in or stand-in bot waits before its move while a person sits here, so
+    that people see every card land (0: no wait); None: the server's default (since 1.3)."""
 
 
 class Join(ClientBase, tag="join", kw_only=True):
@@ -195,6 +206,9 @@ class TableInfo(msgspec.Struct, kw_only=True):
     private: bool = False
     invite: str | None = None
     """The invite code: only in the reply to the table's creator."""
+    bot_pace: float = 0.0
+    """The seconds its bots wait before each move while a person sits here (since 1.3; an older
+    server's bots never wait for people)."""
 
 
 class SeatCard(msgspec.Struct):
@@ -262,6 +276,8 @@ class WireView(msgspec.Struct, kw_only=True):
     last_result: WireHandResult | None
     legal: list[str]
     outcome: WireOutcome | None
+    winning: int | None = None
+    """The seat whose card wins the trick in play so far; None while no card is in it (since 1.3)."""
 
 
 class DecisionClock(msgspec.Struct, kw_only=True):
@@ -320,6 +336,8 @@ class TrumpPitchedEvent(EventBase, tag="trump_pitched", kw_only=True):
 class CardPlayedEvent(EventBase, tag="card_played", kw_only=True):
     seat: int
     card: str
+    winning: int | None = None
+    """The seat whose card wins the trick so far, this one included (since 1.3)."""
 
 
 class TrickWonEvent(EventBase, tag="trick_won", kw_only=True):
@@ -461,13 +479,31 @@ class Decide(ServerBase, tag="decide", kw_only=True):
     clock: DecisionClock
 
 
+class ChatLine(msgspec.Struct, kw_only=True):
+    """A line said at a table, as a snapshot recalls it."""
+
+    sender: str
+    text: str
+
+
 class Snapshot(ServerBase, tag="snapshot", kw_only=True):
+    """The table as it stands, and what a player at a real table would remember of it."""
+
     id: RequestId = None
     """The ``id`` of the ``resync`` it answers; None in any other snapshot (since 1.3)."""
     table: str
     view: WireView
     players: list[str] = msgspec.field(default_factory=list)
     """The name at each seat."""
+    game: int | None = None
+    """The game's number at this table, as in ``game_started`` (since 1.3)."""
+    results: list[WireHandResult] = msgspec.field(default_factory=list)
+    """The results of this game's scored hands so far, oldest first: a score history (since 1.3)."""
+    chat: list[ChatLine] = msgspec.field(default_factory=list)
+    """The table's latest chat lines, oldest first (since 1.3)."""
+    clock: DecisionClock | None = None
+    """The clock of the seat to act, as a ``turn`` event gives it, its remaining time as of now;
+    None once the game is over (since 1.3)."""
 
 
 class TableClosed(ServerBase, tag="table_closed", kw_only=True):

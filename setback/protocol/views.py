@@ -10,6 +10,7 @@ from setback.engine import (
     BidMade,
     CardPlayed,
     DealerChosen,
+    Draw,
     Event,
     GameWon,
     HandDealt,
@@ -18,8 +19,10 @@ from setback.engine import (
     Passed,
     PitcherChosen,
     Rules,
+    Suit,
     TrickWon,
     TrumpPitched,
+    winning_seat,
 )
 from setback.protocol.convert import (
     ACTION_TEXT,
@@ -76,8 +79,8 @@ class WireViews:
     """
 
     __slots__ = (
-        "_encoded", "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome", "phase", "pitcher",
-        "rules", "scores", "trick", "tricks", "trump",
+        "_encoded", "_laid", "_trump", "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome",
+        "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -91,10 +94,17 @@ class WireViews:
         self.bid: int | None = None
         self.trump: str | None = None
         self.trick: list[SeatCard] = []
+        self._laid: list[Draw] = []
+        """The trick in play as the engine's values, for the rule that names its winner."""
+        self._trump: Suit | None = None
+        self.winning: int | None = None
+        """The seat whose card wins the trick in play so far (None while no card is in it)."""
         self.tricks: list[WireTrick] = []
         self.scores = [0] * rules.sides
         self.last_result: WireHandResult | None = None
         self.outcome: WireOutcome | None = None
+        self.results: list[WireHandResult] = []
+        """Every scored hand of the game, oldest first (a snapshot's score history)."""
         self._encoded: dict[str, msgspec.Raw] = {}
         """The :data:`KEPT_ENCODED` fields as JSON, each until it next changes."""
 
@@ -107,10 +117,15 @@ class WireViews:
             hand.remove(text)
             self.hands[event.seat] = hand
             self.trick = [*self.trick, SeatCard(event.seat, text)]
+            self._laid.append(Draw(event.seat, event.card))
+            assert self._trump is not None  # the first card of the hand names it
+            self.winning = winning_seat(self._laid, self._trump)
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self.tricks = [*self.tricks, trick_to_wire(event)]
             self.trick = []
+            self._laid = []
+            self.winning = None
             self._encoded.pop("tricks", None)
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, Passed | BidMade)
@@ -119,6 +134,7 @@ class WireViews:
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = event.trump.letter
+            self._trump = event.trump
         elif kind is PitcherChosen:
             assert isinstance(event, PitcherChosen)
             self.phase = "playing"
@@ -131,14 +147,16 @@ class WireViews:
             self.dealer = event.dealer
             self.hands = [[CARD_TEXT[c] for c in cards] for cards in event.hands]
             self.bids = []
-            self.pitcher = self.bid = self.trump = None
+            self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self.trick = []
+            self._laid = []
             self.tricks = []
             self._encoded.pop("bids", None)
             self._encoded.pop("tricks", None)
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             self.last_result = result_to_wire(event.result)
+            self.results.append(self.last_result)
             self.scores = list(event.result.scores)
             self._encoded.pop("last_result", None)
             self._encoded.pop("scores", None)
@@ -176,6 +194,7 @@ class WireViews:
             last_result=self.last_result,
             legal=list(map(ACTION_TEXT.__getitem__, legal)) if seat is not None and seat == to_act else [],
             outcome=self.outcome,
+            winning=self.winning,
         )
 
     def decide_line(self, table: str, request: int, seat: int, legal: tuple[int, ...], clock: DecisionClock) -> bytes:
@@ -191,6 +210,6 @@ class WireViews:
             seat, encoded["rules"], self.phase, self.hand_number, self.dealer, seat, hands[seat],
             list(map(len, hands)), encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
             encoded["tricks"], encoded["scores"], encoded["last_result"], list(map(ACTION_TEXT.__getitem__, legal)),
-            encoded["outcome"],
+            encoded["outcome"], self.winning,
         )
         return _encoder.encode_lines((_EncodedDecide(table, request, seat, view, clock),))

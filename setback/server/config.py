@@ -6,7 +6,7 @@ import ssl
 from dataclasses import dataclass
 
 from setback.protocol import DEFAULT_PORT, MAX_LINE_BYTES
-from setback.protocol.messages import Limits
+from setback.protocol.messages import DEFAULT_BOT_PACE, Limits
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class ServerConfig:
     """A watched table of built-in bots only deals its next game this long after the last."""
     bot_table_pace: float = 1.0
     """A watched table of built-in bots only plays a move at most this often, so it can be followed."""
+    bot_pace: float = DEFAULT_BOT_PACE
+    """The ``bot_pace`` of a table whose ``create_table`` does not give one."""
     max_write_buffer: int = 4 * 1024 * 1024
     """Bytes queued for a peer that does not read, after which it is dropped as dead."""
     max_unread_output: int = 256 * 1024 * 1024

@@ -62,6 +62,16 @@ def _chosen_by(row: GameRow, by: int) -> list[int]:
     return [index for index, (_, _, chooser) in enumerate(row.actions) if chooser == by]
 
 
+def timed_out(row: GameRow) -> dict[str, int]:
+    """How many of each player's moves the clock made (a timeout), for those it made any of."""
+    counts: dict[str, int] = {}
+    for seat, _, chooser in row.actions:
+        if chooser == BY_CLOCK:
+            name = row.players[seat]
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def stood_in(row: GameRow) -> list[str]:
     """The players for whom a stand-in bot played at least one decision, in seat order."""
     seats = stood_in_seats(row.actions)
@@ -98,16 +108,17 @@ def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
             "rules": msgspec.to_builtins(rules_to_wire(rules)), "scores": outcome.scores,
             "winner_side": outcome.winner, "reason": outcome.reason,
             "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == outcome.winner],
-            "stood_in": stood_in(row), "rated": row.rated, "finished": _iso(row.finished),
+            "stood_in": stood_in(row), "timed_out": timed_out(row), "rated": row.rated,
+            "finished": _iso(row.finished),
         })
     return rows
 
 
 def replay_lines(row: GameRow) -> Iterator[str]:
-    """The game told hand by hand."""
+    """The game told hand by hand, the moves the clock made for a player marked."""
     game = replayed(row)
     yield f"Game {row.id} at table {row.table_id}, {_iso(row.started)}: {', '.join(row.players)}"
-    yield from narrate(game.events, game.rules, row.players)
+    yield from narrate(game.events, game.rules, row.players, timed_out=set(_chosen_by(row, BY_CLOCK)))
 
 
 def record_lines(path: Path, game: int) -> Iterator[str]:
@@ -130,7 +141,8 @@ def record_lines(path: Path, game: int) -> Iterator[str]:
                 replayed_game = replay_record(record)
                 players = [str(p) for p in record["players"]]
                 yield f"Game {game} of {path.name}, seed {record['seed']}: {', '.join(players)}"
-                yield from narrate(replayed_game.events, replayed_game.rules, players)
+                late = record.get("server", {}).get("timed_out_actions", [])  # an export's
+                yield from narrate(replayed_game.events, replayed_game.rules, players, timed_out=set(late))
                 return
     raise ValueError(f"no game {game} in {path}: {numbers_text(there) if there else 'it holds no game record'}")
 

@@ -302,6 +302,7 @@ class Lobby:
             name=name or table_id, rules=rules, clock=message.clock, seed=message.seed, bot_chat=message.bot_chat,
             waits=self._waits(), rated=message.rated,
             invite=secrets.token_urlsafe(6) if message.private else None,
+            bot_pace=self.config.bot_pace if message.bot_pace is None else message.bot_pace,
         )
         table = self._new_table(table_id, options)
         saved = options.saved()
@@ -426,6 +427,7 @@ class Lobby:
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
             raise RefusedError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
         self.store.add_chat(table.id, "table", peer.name, text)
+        table.heard(peer.name, text)
         send_chat(table.audience(), peer, Chat(id=request, scope="table", table=table.id, sender=peer.name, text=text))
 
     # -- what the lobby sees ------------------------------------------------------------------------

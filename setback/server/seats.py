@@ -14,7 +14,7 @@ from setback.bots import BUILTIN, BotSeat, Limits
 from setback.engine import Action, Rules
 from setback.protocol import Code
 from setback.protocol.convert import rules_from_wire, rules_to_wire
-from setback.protocol.messages import Clock, SeatInfo, WireRules
+from setback.protocol.messages import DEFAULT_BOT_PACE, Clock, SeatInfo, WireRules
 from setback.server.peer import Peer
 
 STAND_IN = "heuristic"
@@ -124,12 +124,15 @@ class TableOptions:
     rated: bool = False
     invite: str | None = None
     """A private table's invite code: joining or watching needs it."""
+    bot_pace: float = 0.0
+    """Seconds a bot waits before its move while a person sits here (see ``Table._pause_for_people``)."""
 
     def saved(self) -> dict[str, object]:
         """What the store keeps of the options (the waits are the server's)."""
         return {
             "rules": msgspec.to_builtins(rules_to_wire(self.rules)), "clock": msgspec.to_builtins(self.clock),
             "seed": self.seed, "bot_chat": self.bot_chat, "rated": self.rated, "invite": self.invite,
+            "bot_pace": self.bot_pace,
         }
 
 
@@ -144,4 +147,5 @@ def options_from_saved(name: str, data: dict[str, Any], waits: Waits) -> TableOp
         waits=waits,
         rated=data["rated"],
         invite=data["invite"],
+        bot_pace=data.get("bot_pace", DEFAULT_BOT_PACE),  # tables saved before 1.3 take today's default
     )

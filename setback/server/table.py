@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -24,6 +25,7 @@ from setback.protocol import Code, encode
 from setback.protocol.convert import ACTION_TEXT, event_to_wire, outcome_to_wire, rules_to_wire
 from setback.protocol.messages import (
     SEED_LIMIT,
+    ChatLine,
     DecisionClock,
     Error,
     EventMessage,
@@ -59,6 +61,11 @@ QUIET_THINK_SECONDS = 0.01
 half of it): a game played to an empty room must cost next to nothing."""
 NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
 """The clock of every decision at a table without one (shared: never changed)."""
+RECALLED_CHAT = 50
+"""The table's latest chat lines a snapshot recalls."""
+RECALLED_RESULTS = 500
+"""The most hands' results a snapshot recalls (the latest): a game with no hand limit may go
+on for ever, a server line may not."""
 
 
 @dataclass
@@ -97,6 +104,8 @@ class Table:
     _listening: list[tuple[Peer, int | None]] | None = None
     _rematch: asyncio.TimerHandle | None = None
     """The next game of a watched table of built-in bots only (nobody there says ready)."""
+    chat: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=RECALLED_CHAT))
+    """The latest lines said at the table, oldest first (kept in memory: a restart forgets them)."""
 
     def __post_init__(self) -> None:
         self.seats = [Seat(i) for i in range(self.options.rules.players)]
@@ -121,7 +130,7 @@ class Table:
             clock=self.options.clock, seats=[s.info() for s in self.seats],
             spectators=len(self.spectators), status=self.status, games_played=self.games_played,
             seeded=self.options.seed is not None, rated=self.options.rated and self.options.seed is None,
-            private=self.options.invite is not None,
+            private=self.options.invite is not None, bot_pace=self.options.bot_pace,
         )
 
     def is_abandoned(self) -> bool:
@@ -569,19 +578,39 @@ class Table:
         task = asyncio.ensure_future(seat.bot.decide(view))
         pending.thinking = task
         by = BY_PLAYER if seat.kind == "builtin" else BY_STAND_IN
+        if quiet or self._only_bots_watched():  # at a pace spectators can follow, or nobody needs
+            paced, pause = self.options.waits.bot_table_pace, 0.0
+        else:
+            paced, pause = 0.0, self._pause_for_people()
 
         def done(finished: asyncio.Future[Action]) -> None:
             if self.pending is not pending or finished.cancelled():
                 return
             action = finished.result()
-            if quiet or self._only_bots_watched():  # at a pace spectators can follow, or nobody needs
-                wait = asked + self.options.waits.bot_table_pace - loop.time()
-                if wait > 0:
-                    pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index, by)
-                    return
+            wait = max(asked + paced, loop.time() + pause) - loop.time()
+            if wait > 0:
+                pending.timer = loop.call_later(wait, self._paced, pending, action, seat.index, by)
+                return
             self._guard(self._apply, action, seat.index, by)
 
         task.add_done_callback(done)
+
+    def _pause_for_people(self) -> float:
+        """How long a bot waits, once it has decided, before its move, so that the people at the
+        table see every card land: the table's ``bot_pace`` while a person sits here connected,
+        twice that for the lead after a finished trick and the first bid after a scored hand (the
+        trick, or the hand's summary, stays in view a moment); nothing at a table of bots and
+        bot programs (matches, benchmarks). Counted from the decision, which comes after the
+        move before it has been sent: the moves reach people at least this far apart. A person's
+        clock starts only once their turn comes, after the bots' pauses."""
+        pace = self.options.bot_pace
+        if not pace or not any(s.kind == "human" and s.peer is not None for s in self.seats):
+            return 0.0
+        views = self._views
+        assert views is not None
+        after_trick = views.phase == "playing" and not views.trick and bool(views.tricks)
+        after_hand = views.phase == "bidding" and not views.bids and views.last_result is not None
+        return 2 * pace if after_trick or after_hand else pace
 
     def nobody_here(self) -> bool:
         """No player is connected and nobody watches: the game is played on (at the bots'
@@ -655,12 +684,14 @@ class Table:
             peer.send_line(line)
 
     def _send_event(self, event: Event, recipients: list[tuple[Peer, int | None]]) -> None:
-        """One event to each recipient as its seat may see it (only a deal differs by seat)."""
+        """One event to each recipient as its seat may see it (only a deal differs by seat); a
+        card played with the seat now winning the trick (the views have just taken it in)."""
         if isinstance(event, HandDealt):
             for peer, seat in recipients:
                 peer.send(EventMessage(table=self.id, event=event_to_wire(event, seat)))
             return
-        self._tell(recipients, event_to_wire(event, None))
+        assert self._views is not None
+        self._tell(recipients, event_to_wire(event, None, self._views.winning))
 
     def _tell(self, recipients: list[tuple[Peer, int | None]], event: WireEvent) -> None:
         """An event every recipient may see alike, encoded once."""
@@ -669,14 +700,39 @@ class Table:
             peer.send_line(line)
 
     def send_snapshot(self, peer: Peer, seat: int | None, request: RequestId = None) -> bool:
-        """Send ``peer`` the table's game as ``seat`` sees it (the last game as it ended, between
-        games), if the table has had one since the server started; whether it had."""
-        if self.game is None:
+        """Send ``peer`` the table as it stands for ``seat`` (None: a spectator; between games, the
+        last game as it ended), with what a player at a real table would remember: the game's
+        number, its hands' results, the latest chat; ``request``: the resync it answers. False
+        when the table has had no game since the server started: there is nothing to send."""
+        game = self.game
+        if game is None:
             return False
-        assert self._views is not None
-        view = self._views.view(seat, self.game.to_act, self.game.legal_codes())
-        peer.send(Snapshot(id=request, table=self.id, view=view, players=self._names()))
+        views = self._views
+        assert views is not None
+        view = views.view(seat, game.to_act, game.legal_codes())
+        peer.send(Snapshot(
+            id=request, table=self.id, view=view, players=self._names(),
+            game=self.games_played - 1 if game.is_over else self.games_played,
+            results=views.results[-RECALLED_RESULTS:], chat=list(self.chat), clock=self._turn_clock(),
+        ))
         return True
+
+    def _turn_clock(self) -> DecisionClock | None:
+        """The clock of the seat to act as of now, as its ``turn`` event gave it (None between games)."""
+        pending, limit = self.pending, self.options.clock.decision_seconds
+        if pending is None:
+            return None
+        if limit is None or self.seats[pending.seat].bot is not None:
+            return NO_CLOCK
+        limit_ms = round(limit * 1000)
+        if pending.deadline is None:  # held until its player is back (section 18)
+            return DecisionClock(limit_ms=limit_ms, remaining_ms=limit_ms)
+        remaining = max(0, round((pending.deadline - asyncio.get_running_loop().time()) * 1000))
+        return DecisionClock(limit_ms=limit_ms, remaining_ms=remaining)
+
+    def heard(self, sender: str, text: str) -> None:
+        """A line of chat was said here: a snapshot recalls the latest (:data:`RECALLED_CHAT`)."""
+        self.chat.append(ChatLine(sender=sender, text=text))
 
     def _names(self) -> list[str]:
         """The name at each seat, as games and snapshots give them."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from setback.engine import (
     BidMade,
+    Card,
     CardPlayed,
     CardsDrawn,
     DealerChosen,
@@ -21,6 +22,7 @@ from setback.engine import (
     TrickWon,
     TrumpPitched,
 )
+from setback.telling.story import card_label
 
 
 def side_name(rules: Rules, side: int, names: list[str]) -> str:
@@ -28,10 +30,11 @@ def side_name(rules: Rules, side: int, names: list[str]) -> str:
     return " & ".join(names[s] for s in rules.seats_of(side))
 
 
-def describe_result(result: HandResult, rules: Rules, names: list[str]) -> list[str]:
+def describe_result(result: HandResult, rules: Rules, names: list[str], ascii: bool = True) -> list[str]:
     """The lines of a hand's summary: who took High, Low, Jack and Game, and the set-back."""
+    high, low = card_label(result.high_card, ascii), card_label(result.low_card, ascii)
     lines = [
-        f"  High: {names[result.high]} ({result.high_card})   Low: {names[result.low]} ({result.low_card})",
+        f"  High: {names[result.high]} ({high})   Low: {names[result.low]} ({low})",
         "  Jack: " + (names[result.jack] if result.jack is not None else "not dealt")
         + "   Game: "
         + (side_name(rules, result.game, names) if result.game is not None else "nobody")
@@ -52,36 +55,55 @@ def describe_result(result: HandResult, rules: Rules, names: list[str]) -> list[
     return lines
 
 
-def narrate(events: Iterable[Event], rules: Rules, names: list[str]) -> Iterator[str]:
-    """One line (or a few) per event worth telling; hands are told as they were dealt."""
+TIMED_OUT = " (timed out)"
+"""Marks a move the server made for a seat whose clock ran out."""
+
+
+def narrate(
+    events: Iterable[Event], rules: Rules, names: list[str], timed_out: Collection[int] = (), ascii: bool = True,
+) -> Iterator[str]:
+    """One line (or a few) per event worth telling; hands are told as they were dealt.
+    ``timed_out``: the indexes of the game's actions the clock chose, each marked where it is
+    told. Cards and suits in letters (``10H``), or, without ``ascii``, with their symbols (``10♥``)."""
+
+    def card(played: Card) -> str:
+        return card_label(played, ascii)
+
+    action = -1  # the index of the action the event came of
+    late: set[Card] = set()  # the cards of the trick in play that the clock chose
     for event in events:
+        if isinstance(event, Passed | BidMade | CardPlayed):
+            action += 1
+        clock = TIMED_OUT if action in timed_out and isinstance(event, Passed | BidMade | CardPlayed) else ""
         match event:
             case CardsDrawn(draws=draws):
-                yield "Draw for dealer: " + ", ".join(f"{names[d.seat]} {d.card}" for d in draws)
+                yield "Draw for dealer: " + ", ".join(f"{names[d.seat]} {card(d.card)}" for d in draws)
             case DealerChosen(dealer=dealer):
                 yield f"{names[dealer]} deals first."
             case HandDealt(hand_number=number, dealer=dealer, hands=hands):
                 yield f"\nHand {number}: {names[dealer]} deals."
                 for seat, cards in enumerate(hands):
                     if cards:
-                        yield f"  {names[seat]}: {' '.join(str(c) for c in cards)}"
+                        yield f"  {names[seat]}: {' '.join(card(c) for c in cards)}"
             case Passed(seat=seat):
-                yield f"  {names[seat]} passes."
+                yield f"  {names[seat]} passes{clock}."
             case BidMade(seat=seat, amount=amount):
-                yield f"  {names[seat]} bids {amount}."
+                yield f"  {names[seat]} bids {amount}{clock}."
             case HandThrownIn():
                 yield "  Everyone passed: the hand is thrown in."
             case PitcherChosen(pitcher=pitcher, bid=bid):
                 yield f"  {names[pitcher]} pitches for {bid}."
             case TrumpPitched(trump=trump):
-                yield f"  Trump is {trump.name.lower()} {trump.symbol}."
-            case CardPlayed():
-                pass
+                yield f"  Trump is {trump.name.lower()} {trump.letter if ascii else trump.symbol}."
+            case CardPlayed(card=played):
+                if clock:
+                    late.add(played)
             case TrickWon(trick_number=number, winner=winner, plays=plays):
-                laid = "  ".join(f"{names[p.seat]} {p.card}" for p in plays)
+                laid = "  ".join(f"{names[p.seat]} {card(p.card)}{TIMED_OUT if p.card in late else ''}" for p in plays)
+                late.clear()
                 yield f"  Trick {number}: {laid}  -> {names[winner]}"
             case HandScored(result=result):
-                yield from describe_result(result, rules, names)
+                yield from describe_result(result, rules, names, ascii)
             case GameWon(outcome=outcome):
                 why = outcome.reason.value.replace("_", " ")
                 winners = side_name(rules, outcome.winner, names)

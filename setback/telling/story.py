@@ -31,6 +31,7 @@ from setback.protocol.messages import (
     WireHandResult,
     WireOutcome,
     WireRules,
+    WireView,
 )
 
 Line = tuple[str | Card, ...]
@@ -45,6 +46,12 @@ REASONS = {
     "highest_score": "the highest score at or over the target",
     "hand_limit": "the highest score at the hand limit",
 }
+
+
+def card_label(card: Card, ascii: bool = False) -> str:
+    """``10♥``, or ``10H`` with ``ascii``."""
+    text = str(card)
+    return text if ascii else text[:-1] + card.suit.symbol
 
 
 def side_of(rules: WireRules, seat: int) -> int:
@@ -131,6 +138,40 @@ def event_lines(event: WireEvent, rules: WireRules, names: Sequence[str]) -> lis
             return [(f"Time ran out for {names[seat]}: the server played ", *action_words(action), " for them.")]
         case TurnEvent():
             return []
+
+
+def hands_so_far(results: Sequence[WireHandResult], rules: WireRules, names: Sequence[str]) -> list[Line]:
+    """The game's hands so far, two lines each (whether the bid was made, the scores after):
+    the log's recollection of what was played before this client came back."""
+    lines: list[Line] = []
+    for result in results:
+        verdict, *_, totals = result_lines(result, rules, names)
+        lines += [verdict, totals]
+    return lines
+
+
+def hand_so_far(view: WireView, names: Sequence[str]) -> list[Line]:
+    """The hand in play told as the log tells it live, from a view: the deal, the bids, the
+    pitcher and trump, and each finished trick with its winner (the trick in play is on the
+    table); once the game is over, who won it."""
+    rules = view.rules
+    if view.outcome is not None:
+        return [outcome_line(view.outcome, rules, names)]
+    if not view.hand_number:
+        return []
+    players = rules.players
+    events: list[WireEvent] = [HandDealtEvent(
+        hand_number=view.hand_number, dealer=view.dealer, pone=(view.dealer - 1) % players, cut=0, cards=[],
+    )]
+    events += [PassedEvent(seat=b.seat) if b.bid is None else BidEvent(seat=b.seat, amount=b.bid) for b in view.bids]
+    if view.pitcher is not None and view.bid is not None:
+        events.append(PitcherChosenEvent(pitcher=view.pitcher, bid=view.bid))
+    if view.trump is not None and view.pitcher is not None:
+        events.append(TrumpPitchedEvent(seat=view.pitcher, trump=view.trump))
+    for trick in view.tricks:
+        plays = [SeatCard((trick.leader + i) % players, card) for i, card in enumerate(trick.cards)]
+        events.append(TrickWonEvent(number=trick.number, winner=trick.winner, plays=plays))
+    return [line for event in events for line in event_lines(event, rules, names)]
 
 
 def action_words(action: str) -> Line:

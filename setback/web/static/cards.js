@@ -46,22 +46,6 @@ export function sortHand(cards, trump) {
   });
 }
 
-/** The seat whose card takes the trick so far: the highest trump, else the highest card of
- * the suit led (RULES.md, "Each hand", 5). `plays` are `{seat, card}` in order. */
-export function winning(plays, trump) {
-  let best = null;
-  for (const play of plays) {
-    const card = parse(play.card);
-    if (best === null) {
-      best = { play, card };
-      continue;
-    }
-    const beats = card.suit === best.card.suit ? card.value > best.card.value : card.suit === trump;
-    if (beats) best = { play, card };
-  }
-  return best === null ? null : best.play.seat;
-}
-
 /** Why `card` may not be played now (the following rule), for a card the server did not list. */
 export function whyNot(card, trick, trump, myTurn) {
   if (!myTurn) return `${label(card)} cannot be played: it is not your turn.`;

@@ -8,7 +8,7 @@ import { connection, createState, myTurn, receive, sending } from "./state.js";
 import { drawTable, setupTable, shownHand } from "./table.js";
 import { whyNot } from "./cards.js";
 
-const PROTOCOL = "1.2";
+const PROTOCOL = "1.3";
 const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password" };
 // The name is kept in the browser; the seat's token, what is watched and the password in
 // this tab only, so that two tabs are two players (and a reload is the same one).

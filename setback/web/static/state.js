@@ -222,7 +222,7 @@ function newGame(state, rules, players) {
     rules, seat: state.seat, players, number: null, phase: "dealing", handNumber: 0, dealer: null,
     toAct: null, turnSince: null, turnRemainingMs: null, turnLimitMs: null,
     hand: [], handSizes: Array(seats).fill(0), bids: [], pitcher: null, bid: null, trump: null,
-    trick: [], lastTrick: null, trickDone: false, taken: Array(seats).fill(0), scores: Array(sides).fill(0),
+    trick: [], winning: null, lastTrick: null, trickDone: false, taken: Array(seats).fill(0), scores: Array(sides).fill(0),
     lastResult: null, results: [], summary: null, outcome: null, decision: null, standIn: false,
   };
   return state.game;
@@ -263,6 +263,7 @@ function takeView(state, view, now) {
   game.bids = view.bids.map((b) => ({ seat: b.seat, bid: b.bid }));
   Object.assign(game, { pitcher: view.pitcher, bid: view.bid, trump: view.trump });
   game.trick = view.trick.map((p) => ({ seat: p.seat, card: p.card }));
+  game.winning = view.winning ?? null; // the server names the trick's winner (protocol 1.3)
   game.taken = Array(view.rules.players).fill(0);
   for (const trick of view.tricks) game.taken[trick.winner] += 1;
   const last = view.tricks[view.tricks.length - 1];
@@ -334,6 +335,7 @@ function event(state, ev, now) {
     case "card_played":
       game.summary = null; // a hand's summary stays up until the next hand's first card
       game.trick.push({ seat: ev.seat, card: ev.card });
+      game.winning = ev.winning ?? null;
       game.trickDone = false;
       game.handSizes[ev.seat] = Math.max(0, game.handSizes[ev.seat] - 1);
       if (ev.seat === game.seat) game.hand = game.hand.filter((c) => c !== ev.card);
@@ -342,6 +344,7 @@ function event(state, ev, now) {
     case "trick_won":
       game.lastTrick = { number: ev.number, plays: ev.plays.map((p) => ({ seat: p.seat, card: p.card })), winner: ev.winner };
       game.trick = [];
+      game.winning = null;
       game.trickDone = true;
       game.taken[ev.winner] += 1;
       turn(game, game.handSizes.some((n) => n > 0) ? ev.winner : null, now);

@@ -3,7 +3,7 @@
 // summary of each hand and the game's end. Drawn from the state alone.
 
 import { byId, el, fill } from "./dom.js";
-import { SUITS, face, label, said, sortHand, suitIcon, whyNot, winning } from "./cards.js";
+import { SUITS, face, label, said, sortHand, suitIcon, whyNot } from "./cards.js";
 import { fillLog } from "./lobby.js";
 import { myTurn, names, preferredBot, tableInfo } from "./state.js";
 import { outcomeLine, seatsOf, sideCount, sideLabel, sideLetter, sideOf, signed, verdict } from "./story.js";
@@ -95,7 +95,7 @@ function trickCards(game, seatNames) {
   const shown = game.trick.length ? game.trick : game.trickDone && game.lastTrick ? game.lastTrick.plays : [];
   if (!shown.length) return [];
   const done = !game.trick.length;
-  const leader = done ? game.lastTrick.winner : winning(shown, game.trump);
+  const leader = done ? game.lastTrick.winner : game.winning;
   return shown.map((play) => {
     const best = play.seat === leader;
     const words = `${seatNames[play.seat]} played ${said(play.card)}${best ? (done ? ", took the trick" : ", winning so far") : ""}`;
