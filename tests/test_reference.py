@@ -10,6 +10,7 @@ from setback.engine import WinReason
 from setback.protocol import messages
 from setback.protocol.reference import ALLOWED, BEGIN, END, block_of, fields_markdown, replace_block, since, structs
 from setback.server.lobby import CAPABILITIES
+from setback.server.table import RECALLED_CHAT, RECALLED_RESULTS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,9 +60,11 @@ def test_since_comes_from_the_docstrings() -> None:
 
 
 def test_the_notes_list_the_server_s_capabilities_and_the_outcome_reasons() -> None:
-    """Lists the tables spell out that live elsewhere in the code."""
+    """Lists and bounds the tables spell out that live elsewhere in the code."""
     assert ALLOWED["Welcome.capabilities"] == ", ".join(f"`{c}`" for c in CAPABILITIES)
     assert set(ALLOWED["WireOutcome.reason"].split(", ")) == {f"`{r.value}`" for r in WinReason}
+    assert ALLOWED["Snapshot.results"].endswith(f"at most {RECALLED_RESULTS}")
+    assert ALLOWED["Snapshot.chat"].endswith(f"at most {RECALLED_CHAT}")
 
 
 OPTIONAL_SINCE_1_0 = frozenset({

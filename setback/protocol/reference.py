@@ -141,6 +141,14 @@ ALLOWED: dict[str, str] = {
     "GameOver.game": "0, 1, ... at this table",
     "Decide.seat": SEAT,
     "Snapshot.players": "one name a seat",
+    "Snapshot.game": "0, 1, ... at this table",
+    "Snapshot.results": "oldest first, at most 500",
+    "Snapshot.chat": "oldest first, at most 50",
+    "Snapshot.clock": "`null` once the game is over",
+    "CreateTable.bot_pace": "`null`, or 0 to 10 seconds",
+    "TableInfo.bot_pace": "0 to 10 seconds",
+    "WireView.winning": f"{SEAT}; `null` while the trick in play is empty",
+    "CardPlayedEvent.winning": SEAT,
     "Chat.table": "`null` for lobby chat",
 }
 """What each field may hold beyond what its type says, by ``Struct.field``."""
