@@ -85,13 +85,13 @@ def explain(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """The table options of spec.md section 3 (the club options too) as command-line flags."""
+def add_rules_arguments(
+    parser: argparse.ArgumentParser, players: str = "one per bot, or with --bots one more"
+) -> None:
+    """The table options of spec.md section 3 (the club options too) as command-line flags
+    (``players``: what ``--players`` defaults to)."""
     group = parser.add_argument_group("table rules (spec.md, section 3)")
-    group.add_argument(
-        "--players", type=int,
-        help="players at the table, 2-7 (default: one per bot, or with --bots one more)",
-    )
+    group.add_argument("--players", type=int, help=f"players at the table, 2-7 (default: {players})")
     group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
     group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")
     group.add_argument(

@@ -197,4 +197,4 @@ def register(command: AddCommand) -> None:
                             help="keep the games already in --out and play only the rest")
     tournament.add_argument("--json", action="store_true", help="print the result as JSON")
     add_clock_argument(tournament)
-    add_rules_arguments(tournament)
+    add_rules_arguments(tournament, players="2, or with --teams T two a side")
