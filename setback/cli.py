@@ -8,16 +8,18 @@ import sys
 from collections.abc import Callable, Sequence
 
 from setback import __version__, compiled, logs
-from setback.commands import bot, check_bot, matches, play, records, serve, tools
+from setback.commands import bot, check_bot, matches, play, records, serve, tools, tournaments
 from setback.commands.common import CommandFailedError, Parser, explain
 
-GROUPS = (matches, bot, check_bot, play, serve, records, tools)
+GROUPS = (matches, tournaments, bot, check_bot, play, serve, records, tools)
 """The groups of subcommands, in the order ``setback --help`` lists them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="setback", description="Auction Pitch (Setback): play, serve, write bots, run matches."
+        prog="setback",
+        description="Auction Pitch (Setback): play, serve, write bots, run matches and tournaments, "
+        "make samples to learn from.",
     )
     parser.add_argument("--version", action="version", version=f"setback {__version__} (hot path {compiled.STATUS})")
     parser.add_argument("--log-json", action="store_true", help="write logs as JSON lines on stderr")

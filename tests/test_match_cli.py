@@ -523,3 +523,14 @@ def test_watch_without_a_seed_deals_a_new_game_and_says_how_to_see_it_again(
     assert first[0] == f"Seed {seed} (setback watch --seed {seed} tells this game again)."
     assert run_cli(capsys, "watch", "heuristic", "random", "--seed", str(seed)).splitlines() == first[1:]
     assert "heuristic-0" in first[1]  # named as a server names its bots
+
+
+def test_bench_match_plays_the_same_games_every_way() -> None:
+    """`setback bench match` measures the bare loop, --jobs 1 and --jobs 2 on the same games and gives ratios."""
+    from setback.benchmarks import match as bench_match
+
+    result = bench_match.run(random_games=3, heuristic_games=6, jobs=2)
+    for field in ("random", "heuristic"):
+        figures = result[field]
+        assert figures["bare_games_per_s"] > 0 and figures["jobs_2_games_per_s"] > 0
+        assert figures["ratio_jobs_1_over_bare"] > 0 and figures["ratio_jobs_2_over_jobs_1"] > 0

@@ -27,7 +27,7 @@ MAY_USE: dict[str, frozenset[str]] = {
     "server": frozenset({"engine", "protocol", "bots", "telling", "compiled"}),
     "client": frozenset({"engine", "protocol", "link", "telling"}),
     "web": frozenset({"protocol", "server"}),
-    "benchmarks": frozenset({"engine", "protocol", "server", "web", "compiled", "logs"}),
+    "benchmarks": frozenset({"engine", "protocol", "server", "web", "bots", "compiled", "logs"}),
     "conformance": frozenset({"engine", "protocol", "link", "bots", "server"}),
     "commands": frozenset({
         "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance", "web",

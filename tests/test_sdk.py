@@ -245,3 +245,44 @@ def test_a_bot_is_told_who_sits_where_before_the_game() -> None:
     bots = [StartNotingBot(0), StartNotingBot(1)]
     play_with(Game(plan.rules, 3), list[Bot](bots), Limits(None), ("mine.py:Mine", "random"))
     assert [b.starts for b in bots] == [[GameStart(s, ("mine.py:Mine", "random"), plan.rules)] for s in (0, 1)]
+
+
+class LateAwaitingBot(RandomBot):
+    """A plain method that hands back an awaitable, and hooks that are async and plain."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.ends = 0
+
+    def play(self, view: View) -> Action:
+        async def later() -> Action:
+            await asyncio.sleep(0.001)
+            return view.legal[0]
+
+        return later()  # type: ignore[return-value]
+
+    def on_hand_end(self, result: HandResult) -> None:
+        self.ends += 1
+
+
+def test_with_no_clock_a_game_needs_no_event_loop_and_awaitable_answers_still_count() -> None:
+    """With no limit and plain methods a game is played with no event loop, and an awaitable
+    that a plain method returns is still awaited (on a loop of its own), counted as no error;
+    a bot with an async method is played on a loop, as ever."""
+    late = LateAwaitingBot(1)
+    game, clocks = play_with(Game(Rules(players=2), 3), [late, RandomBot(2)], Limits(decision=None))
+    assert game.is_over and clocks[0].errors == 0 and clocks[0].decisions > 0
+    assert late.ends == sum(1 for e in game.events if type(e).__name__ == "HandScored")
+    assert BotSeat(late, 0, Limits(decision=None)).direct
+    assert not BotSeat(AsyncBot(1), 0, Limits(decision=None)).direct
+    assert not BotSeat(RandomBot(1), 0, Limits()).direct
+    game, clocks = play_with(Game(Rules(players=2), 3), [AsyncBot(1), RandomBot(2)], Limits(decision=None))
+    assert game.is_over and clocks[0].errors == 0
+
+
+def test_hooks_a_bot_does_not_override_are_not_called() -> None:
+    """Bot's own hooks do nothing, so the runner skips them; a bot's own hooks are called."""
+    from setback.bots.base import overrides
+
+    assert not overrides(RandomBot(0), "on_hand_start")
+    assert overrides(CountingBot(0), "on_hand_start") and overrides(CountingBot(0), "on_hand_end")

@@ -612,6 +612,7 @@ async def test_resync_gives_the_table_as_it_stands() -> None:
         snapshot = await to_act.expect("snapshot")
         again = await to_act.expect("decide")
         assert snapshot["view"]["hand"] == decide["view"]["hand"] and again["request"] == decide["request"]
+        assert snapshot["id"] == "r"  # the snapshot answers the resync (since 1.3)
         await waiting.send(type="resync", id="r")
         other = await waiting.expect("snapshot")
         assert other["view"]["seat"] == 1 - seat and other["view"]["legal"] == []
@@ -624,6 +625,20 @@ async def test_resync_gives_the_table_as_it_stands() -> None:
         assert (await watcher.expect("snapshot"))["view"]["hand"] == []
         for client in (a, b, watcher):
             await client.close()
+
+
+async def test_a_resync_before_the_first_game_is_answered_ok() -> None:
+    """A table that has had no game has nothing to show: the resync still gets its answer."""
+    async with running_server() as server:
+        player = await greeted(server.port, "early")
+        await player.send(type="create_table", id=1, rules={"players": 2})
+        table = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table)
+        await player.expect("joined", id=2)
+        await player.send(type="resync", id="r")
+        await player.expect("ok", id="r")
+        assert not [m for m in player.received if m["type"] == "snapshot"]
+        await player.close()
 
 
 async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
@@ -641,6 +656,13 @@ async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
         await a.send(type="add_bot", id="b", seat=1)
         await a.expect("ok", id="b")
         assert table.seats[1].info().replaced_by_bot and table.seats[1].name == "b"  # still b's seat
+        await a.send(type="add_bot", id="again", seat=1)  # asked twice: it is there already
+        await a.expect("ok", id="again")
+        await a.send(type="add_bot", id="mine", seat=0)  # a seat whose player is here: seats wait for the game's end
+        assert (await a.expect("error", id="mine"))["code"] == Code.GAME_IN_PROGRESS
+        await a.send(type="add_bot", id="none", seat=7)
+        refused = await a.expect("error", id="none")
+        assert (refused["code"], refused["path"]) == (Code.INVALID_FIELD, "$.seat")
         back = await RawClient.connect(server.port)
         await back.send(type="hello", version="1.2", name="b", kind="bot", token=token)
         assert (await back.expect("joined"))["seat"] == 1

@@ -86,6 +86,13 @@ class Bot:
         return None
 
 
+def overrides(bot: Bot, hook: str) -> bool:
+    """Whether ``bot`` has a ``hook`` (``on_hand_start``, ...) of its own: :class:`Bot`'s hooks
+    do nothing, so whoever runs the bot need not call them, nor make what they would be told."""
+    mine = getattr(bot, hook)
+    return getattr(mine, "__func__", None) is not getattr(Bot, hook)
+
+
 class RandomBot(Bot):
     """Uniform over the legal actions."""
 

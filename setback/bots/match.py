@@ -15,17 +15,18 @@ alone, so a stopped match resumes from its file.
 from __future__ import annotations
 
 import asyncio
-import functools
 import multiprocessing
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from setback.bots.base import Bot, BotFailedError, GameStart
+import msgspec
+
+from setback.bots.base import Bot, BotFailedError, GameStart, overrides
 from setback.bots.registry import bot_factory, failure_line
-from setback.bots.seat import BotSeat, Clock, Limits
+from setback.bots.seat import BotSeat, Clock, Limits, loop_running
 from setback.bots.tally import MatchResult
 from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
 
@@ -83,27 +84,42 @@ class MatchPlan:
 
 async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] | None = None) -> Game:
     """Play ``game`` to its end, asking ``seats[s]`` for seat ``s``'s decisions and telling the
-    hooks (``players``: each seat's name for ``on_game_start``, the bots' class names by default)."""
+    hooks (``players``: each seat's name for ``on_game_start``, the bots' class names by default).
+    A hook a bot does not override is :class:`Bot`'s own, which does nothing: it is not called.
+    With :attr:`BotSeat.direct` seats only and no event loop running, decisions are asked
+    without a coroutine (:meth:`BotSeat.decide_now`)."""
     names = players or tuple(type(s.bot).__name__ for s in seats)
-    for s in seats:
+    now = all(s.direct for s in seats) and not loop_running()  # (see run_without_loop)
+    hooked = {
+        hook: [s for s in seats if overrides(s.bot, hook)]
+        for hook in ("on_game_start", "on_hand_start", "on_hand_end", "on_game_end")
+    }
+    for s in hooked["on_game_start"]:
         await s.notify(s.bot.on_game_start, GameStart(s.seat, names, game.rules))
+    told = {HandDealt: hooked["on_hand_start"], HandScored: hooked["on_hand_end"], GameWon: hooked["on_game_end"]}
+    told = {kind: listening for kind, listening in told.items() if listening}
     news: list[Event] = list(game.events)
     while True:
-        for event in news:
-            if isinstance(event, HandDealt):
-                for s in seats:
-                    await s.notify(s.bot.on_hand_start, game.view(s.seat))
-            elif isinstance(event, HandScored):
-                for s in seats:
-                    await s.notify(s.bot.on_hand_end, event.result)
-            elif isinstance(event, GameWon):
-                for s in seats:
-                    await s.notify(s.bot.on_game_end, event.outcome)
+        if told:
+            for event in news:
+                listening = told.get(type(event))
+                if listening is None:
+                    continue
+                for s in listening:
+                    if isinstance(event, HandDealt):
+                        await s.notify(s.bot.on_hand_start, game.view(s.seat))
+                    elif isinstance(event, HandScored):
+                        await s.notify(s.bot.on_hand_end, event.result)
+                    elif isinstance(event, GameWon):
+                        await s.notify(s.bot.on_game_end, event.outcome)
         seat = game.to_act
         if seat is None:
             return game
         asked = seats[seat]
-        news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
+        if now:
+            news = game.apply(asked.decide_now(game.view(seat)), seat)
+        else:
+            news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
 
 
 def play_with(
@@ -112,13 +128,30 @@ def play_with(
     """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's clock."""
     seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
     try:
-        asyncio.run(play_game(game, seats, players))
+        played = play_game(game, seats, players)
+        if all(s.direct for s in seats):
+            run_without_loop(played)
+        else:
+            asyncio.run(played)
         for s in seats:
             s.check_not_stuck()
     finally:
         for s in seats:
             s.close()
     return game, [s.clock for s in seats]
+
+
+def run_without_loop(game: Coroutine[Any, Any, Game]) -> None:
+    """Run :func:`play_game` to its end with no event loop, as a game of :attr:`BotSeat.direct`
+    seats can be (a loop for every game cost a sixth of a game of four ``heuristic`` bots):
+    nothing it awaits waits for a loop, so it only ever suspends at a bare ``yield``
+    (``asyncio.sleep(0)``)."""
+    try:
+        while True:
+            if game.send(None) is not None:
+                game.throw(RuntimeError("a bot with no clock awaited something that needs an event loop"))
+    except StopIteration:
+        return
 
 
 def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
@@ -156,6 +189,14 @@ def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, 
     }
 
 
+_encoder = msgspec.json.Encoder()
+
+
+def record_line(record: dict[str, Any]) -> bytes:
+    """``record`` as one line of a JSONL record file (spec.md section 5), newline included."""
+    return _encoder.encode(record) + b"\n"
+
+
 def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
     """The game index of a record written by ``plan``'s match; ValueError if another match wrote it."""
     match = record.get("match") or {}
@@ -174,9 +215,17 @@ def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
     return index
 
 
+GameTask = tuple["MatchPlan", int]
+"""One game to play: a match's plan and the game's index in it (a tournament's games are
+the tasks of many plans, played as one stream)."""
+
 GamePlayer = Callable[["MatchPlan", list[int], int], Iterator[dict[str, Any]]]
 """What plays a match's games: given the plan, the indexes of the games to play and the
 jobs, it yields each game's record in game order (:func:`engine_records` by default)."""
+
+TaskPlayer = Callable[[Sequence[GameTask], int], Iterator[dict[str, Any]]]
+"""What plays a stream of games of one or more matches: given the tasks and the jobs, it
+yields each task's record in the tasks' order (:func:`engine_games` by default)."""
 
 
 def play_match(
@@ -186,13 +235,17 @@ def play_match(
     finished: Iterable[dict[str, Any]] = (),
     on_record: Callable[[dict[str, Any]], None] | None = None,
     player: GamePlayer | None = None,
+    until: Callable[[MatchResult], bool] | None = None,
 ) -> MatchResult:
     """Play the games of ``plan`` not among ``finished`` records, on ``jobs`` processes; tally them all.
 
     ``on_record`` gets each new game's record, in game order. With deterministic bots the
     result is the same for any ``jobs``. ``player`` plays them another way than through
     the engine in this process (``setback match --via-server`` passes one that plays them
-    through a real server over TCP, ``jobs`` tables at a time, as ``cmd:`` bots need).
+    through a real server over TCP, ``jobs`` tables at a time, as ``cmd:`` bots need;
+    ``--ray`` one that plays them on a Ray cluster). ``until``, asked after the finished
+    records and after each new one, stops the match early when it says so (a sequential
+    test that has its verdict); games played ahead on other processes are dropped.
     """
     result = MatchResult(plan)
     done: set[int] = set()
@@ -202,10 +255,19 @@ def play_match(
             done.add(index)
             result.add(record)
     indexes = [i for i in range(plan.games) if i not in done]
-    for record in (player or engine_records)(plan, indexes, jobs):
-        result.add(record)
-        if on_record is not None:
-            on_record(record)
+    if indexes and (until is None or not until(result)):
+        records = (player or engine_records)(plan, indexes, jobs)
+        try:
+            for record in records:
+                result.add(record)
+                if on_record is not None:
+                    on_record(record)
+                if until is not None and until(result):
+                    break
+        finally:
+            close = getattr(records, "close", None)
+            if close is not None:
+                close()  # the games still being played elsewhere stop now
     if len(plan.specs) > 2:
         result.rate()
     return result
@@ -213,17 +275,30 @@ def play_match(
 
 def engine_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
     """The records of ``plan``'s games ``indexes``, played through the engine on ``jobs`` processes, in order."""
+    return engine_games([(plan, index) for index in indexes], jobs)
+
+
+def run_task(task: GameTask) -> dict[str, Any]:
+    """The record of one task's game (:func:`run_game`)."""
+    plan, index = task
+    return run_game(plan, index)
+
+
+def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
+    """The records of ``tasks``' games, played through the engine on ``jobs`` processes, in order."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    if jobs == 1 or len(indexes) < 2:
-        for index in indexes:
+    if jobs == 1 or len(tasks) < 2:
+        for plan, index in tasks:
             yield run_game(plan, index)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:  # the server imports the runner once; each worker starts from it, warm
+        context.set_forkserver_preload([__name__])
     pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
     try:
-        yield from pool.imap(functools.partial(run_game, plan), indexes)
+        yield from pool.imap(run_task, tasks)
     except BaseException as exc:  # Ctrl-C above all: the workers stop now, not after their games
         if isinstance(exc, KeyboardInterrupt):
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough; a second would cut this short

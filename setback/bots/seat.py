@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import queue
 import sys
+import sysconfig
 import threading
 import time
 import traceback
@@ -35,6 +36,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, replace
+from itertools import repeat
+from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +94,31 @@ def fallback(view: View) -> Action:
     return view.legal[0]
 
 
+_ACTIONS_TYPES: frozenset[type] = frozenset({Pass, Bid, Play})
+_PLAIN_ANSWERS: frozenset[type] = frozenset({Pass, Bid, Play, type(None)})
+"""What a bot's call gives that is surely no awaitable: an action, or a hook's None (asked first,
+as it is far cheaper than asking whether it is awaitable)."""
+
+_now = time.perf_counter
+_PLAYING = Phase.PLAYING
+
+_METHODS = ("bid", "play", "on_game_start", "on_hand_start", "on_hand_end", "on_game_end")
+"""A bot's methods that a seat calls."""
+
+
+def loop_running() -> bool:
+    """Whether this thread runs an event loop now."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
 _Job = tuple[Future[Any], Callable[[Any], Any], Any]
 
 
@@ -104,6 +132,14 @@ STUCK_GRACE_SECONDS = 2.0
 (or twice the decision limit, if that is longer)."""
 
 
+_LIBRARY = sysconfig.get_paths()["stdlib"]
+
+
+def _in_the_library(filename: str) -> bool:
+    """Whether code of ``filename`` is the standard library's (frozen modules too)."""
+    return filename.startswith("<frozen") or (filename.startswith(_LIBRARY) and "site-packages" not in filename)
+
+
 class _Thread:
     """A daemon thread that runs one bot's plain (synchronous) calls, one at a time."""
 
@@ -113,10 +149,13 @@ class _Thread:
         self.thread.start()
 
     def where(self) -> str:
-        """Where the call it runs is now: ``file:line in function``."""
+        """Where the call it runs is now, in the bot's own code (not in the standard library
+        function it may be inside at that moment): ``file:line in function``."""
         frame = sys._current_frames().get(self.thread.ident or -1)
         if frame is None:
             return "an unknown place"
+        while frame.f_back is not None and _in_the_library(frame.f_code.co_filename):
+            frame = frame.f_back
         code = frame.f_code
         return f"{Path(code.co_filename).name}:{frame.f_lineno} in {code.co_name}()"
 
@@ -161,32 +200,59 @@ class BotSeat:
 
         The decision's limit is the seat's, or the time ``view.time_left`` says is left (a
         server's clock, less a margin for the answer to get there), whichever is shorter."""
+        view, limit, method = self._asking(view)
+        start = _now()
+        answer = await self._ask(method, view, limit)
+        return self._judged(answer, view, method, start)
+
+    def decide_now(self, view: View) -> Action:
+        """:meth:`decide` for a :attr:`direct` seat in a game played with no event loop (a view
+        with no ``time_left``, as a direct seat has no limit): the same answer, without the cost
+        of a coroutine."""
+        method = self.bot.play if view.phase is _PLAYING else self.bot.bid
+        start = _now()
+        return self._judged(self._call_now(method, view), view, method, start)
+
+    def _asking(self, view: View) -> tuple[View, float | None, Callable[[View], Any]]:
+        """The view as the bot is to see it (its ``time_left`` filled in), the limit, and the method to ask."""
         limit = self.limits.decision
         if view.time_left is not None and view.time_left != limit:
             left = max(MIN_DECISION_SECONDS, view.time_left - min(ANSWER_MARGIN_SECONDS, view.time_left / 10))
             limit = left if limit is None else min(limit, left)
         if view.time_left != limit:
             view = replace(view, time_left=limit)
-        method = self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
-        start = time.perf_counter()
-        answer = await self._ask(method, view, limit)
-        self.clock.decisions += 1
-        self.clock.seconds += time.perf_counter() - start
+        return view, limit, self.bot.play if view.phase is Phase.PLAYING else self.bot.bid
+
+    def _judged(self, answer: Any, view: View, method: Callable[[View], Any], start: float) -> Action:
+        """The action to play for the bot's ``answer`` (asked at ``start``): itself, or the fallback
+        when it failed, is no action or is not legal (counted); the decision is clocked."""
+        clock = self.clock
+        clock.decisions += 1
+        clock.seconds += _now() - start
         if answer is FAILED:
             return fallback(view)
-        if not isinstance(answer, Pass | Bid | Play):
+        if type(answer) not in _ACTIONS_TYPES and not isinstance(answer, Pass | Bid | Play):
             kind = type(answer).__name__
             self._error(TypeError(f"{method.__name__}() returned a {kind}, {answer!r}, not an action: return one of "
                                   "view.legal (or parse_action's result)"))
             return fallback(view)
-        if answer not in view.legal:
-            self._error(ValueError(f"{answer} is not legal; legal: {', '.join(map(str, view.legal))}"))
+        action: Action = answer
+        if not any(map(is_, view.legal, repeat(action))) and action not in view.legal:  # (the first: no __eq__)
+            self._error(ValueError(f"{action} is not legal; legal: {', '.join(map(str, view.legal))}"))
             return fallback(view)
-        return answer
+        return action
 
     async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
         """Run one of the bot's hooks (a bound method) under the same limit (not counted)."""
         await self._ask(hook, argument, self.limits.decision, decision=False)
+
+    @property
+    def direct(self) -> bool:
+        """Whether the seat keeps no clock and needs no event loop: no limit, no executor, and
+        none of its bot's methods an ``async def``. A game of such seats is played without one."""
+        if self.limits.decision is not None or self.executor is not None:
+            return False
+        return not any(inspect.iscoroutinefunction(getattr(self.bot, name)) for name in _METHODS)
 
     def close(self) -> None:
         """Let the seat's thread end once it is idle."""
@@ -220,9 +286,11 @@ class BotSeat:
                 return FAILED
             self._overrun = None
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
+            given = self._call_now(method, argument, decision)
+            if given is FAILED or type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given):
+                return given
             try:
-                given = method(argument)
-                return await given if inspect.isawaitable(given) else given
+                return await given
             except (Exception, SystemExit) as exc:
                 self._error(exc, decision)
                 return FAILED
@@ -257,6 +325,19 @@ class BotSeat:
                 self._overrun_since, self._overrun_limit = asked, limit or 0.0
             return FAILED
         return answer
+
+    def _call_now(self, method: Callable[[Any], Any], argument: Any, decision: bool = True) -> Any:
+        """``method(argument)``, called on this thread, or FAILED after counting its failure. An
+        awaitable it gives is handed back to be awaited on the running loop, or with none running
+        (a game played without one) awaited on a loop of its own."""
+        try:
+            given = method(argument)
+            if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given) or loop_running():
+                return given
+            return asyncio.run(_awaited(given))
+        except (Exception, SystemExit) as exc:
+            self._error(exc, decision)
+            return FAILED
 
     def _error(self, exc: BaseException, decision: bool = True) -> None:
         """Count an error; log it with its traceback the first time this process sees it (the

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from setback.bots.match import MatchPlan
 
 
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for ``wins`` out of ``games`` (0, 1 when there are none)."""
+def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` (or points, a draw half of one) out of ``games`` (0, 1 when
+    there are none)."""
     if games == 0:
         return 0.0, 1.0
     p = wins / games
@@ -40,6 +41,25 @@ def paired_interval(rates: list[float], z: float = 1.96) -> tuple[float, float]:
     spread = math.sqrt(sum((r - mean) ** 2 for r in rates) / (n - 1))
     half = z * spread / math.sqrt(n)
     return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def openskill_ratings(
+    names: list[str], games: list[tuple[list[list[int]], int]]
+) -> list[tuple[float, float]]:
+    """Each bot's OpenSkill (Plackett-Luce) rating, mu and sigma, after ``games`` in order:
+    each game the bots of each side (by their place in ``names``) and the winning side,
+    ranked first, every other side second."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = [model.rating(name=name) for name in names]
+    for sides, winner in games:
+        teams = [[ratings[b] for b in bots] for bots in sides if bots]
+        ranks: list[float] = [1 if side == winner else 2 for side, bots in enumerate(sides) if bots]
+        for bots, rated in zip([b for b in sides if b], model.rate(teams, ranks=ranks), strict=True):
+            for b, rating in zip(bots, rated, strict=True):
+                ratings[b] = rating
+    return [(rating.mu, rating.sigma) for rating in ratings]
 
 
 @dataclass
@@ -121,7 +141,11 @@ class MatchResult:
     plan: MatchPlan
     games: int = 0
     stats: list[BotStats] = field(default_factory=list)
-    _sides: dict[int, tuple[list[list[int]], int]] = field(default_factory=dict, repr=False)
+    sides: dict[int, tuple[list[list[int]], int]] = field(default_factory=dict, repr=False)
+    """Each game (by index): the bots (by place) of each side, and the winning side."""
+    pairs: list[int] = field(default_factory=lambda: [0, 0, 0], repr=False)
+    """In a duplicate match of two bots, the first bot's finished deals (both games played)
+    by its wins in them: none, one, both (what a sequential test counts)."""
 
     def __post_init__(self) -> None:
         if not self.stats:
@@ -138,7 +162,7 @@ class MatchResult:
             if b not in bots_of_side[side_of[seat]]:
                 bots_of_side[side_of[seat]].append(b)
             self.stats[b].clock.add(Clock(**record["match"]["clock"][seat]))
-        self._sides[record["match"]["game"]] = (bots_of_side, winner)
+        self.sides[record["match"]["game"]] = (bots_of_side, winner)
         self.games += 1
         deal = record["match"]["deal"]
         for side, bots in enumerate(bots_of_side):
@@ -149,6 +173,8 @@ class MatchResult:
                 tally = stats.by_deal.setdefault(deal, [0, 0])
                 tally[0] += side == winner
                 tally[1] += 1
+                if b == 0 and tally[1] == 2 and self.plan.duplicate and len(self.stats) == 2:
+                    self.pairs[tally[0]] += 1
         for hand in record["hands"]:
             result = hand["result"]
             if result is None:
@@ -165,19 +191,9 @@ class MatchResult:
 
     def rate(self) -> None:
         """OpenSkill (Plackett-Luce) ratings from every game in index order, winners first."""
-        from openskill.models import PlackettLuce
-
-        model = PlackettLuce()
-        ratings = [model.rating(name=s.spec) for s in self.stats]
-        for index in sorted(self._sides):
-            sides, winner = self._sides[index]
-            teams = [[ratings[b] for b in bots] for bots in sides if bots]
-            ranks: list[float] = [1 if side == winner else 2 for side, bots in enumerate(sides) if bots]
-            for bots, rated in zip([b for b in sides if b], model.rate(teams, ranks=ranks), strict=True):
-                for b, rating in zip(bots, rated, strict=True):
-                    ratings[b] = rating
-        for stats, rating in zip(self.stats, ratings, strict=True):
-            stats.rating = (rating.mu, rating.sigma)
+        rated = openskill_ratings([s.spec for s in self.stats], [self.sides[i] for i in sorted(self.sides)])
+        for stats, rating in zip(self.stats, rated, strict=True):
+            stats.rating = rating
 
     def labels(self) -> list[str]:
         """Each bot's SPEC, numbered ``#1``, ``#2``... by its place in the match when the same

@@ -17,15 +17,17 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any
 
+import msgspec
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from setback import logs
 from setback.bots.base import BotFailedError
-from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with
+from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with, record_line
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
+from setback.bots.sprt import EXIT_STATUS, Sprt, Standing, Verdict, standing
 from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
 from setback.commands.common import (
@@ -42,6 +44,11 @@ from setback.commands.common import (
 from setback.engine import Game, Rules, game_record
 from setback.telling.narrate import narrate
 
+MATCH_GAMES = 100
+"""The games of a match when ``--games`` is not given."""
+SPRT_GAMES = 100_000
+"""The most games a sequential test plays when ``--games`` is not given."""
+
 
 def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(args.decision_ms / 1000 if args.decision_ms else None)
@@ -56,8 +63,8 @@ def read_finished(path: Path) -> list[dict[str, Any]]:
     with path.open("rb") as file:
         for line in file:
             try:
-                records.append(json.loads(line))
-            except ValueError:
+                records.append(msgspec.json.decode(line))
+            except msgspec.DecodeError:
                 break
             good += len(line)
     with path.open("r+b") as file:
@@ -85,12 +92,63 @@ def check_specs(specs: Iterable[str], via_server: bool = False) -> None:
             external_command(spec)
 
 
+def progress_bar(args: argparse.Namespace, stack: ExitStack, label: str) -> Progress | None:
+    """A progress bar on stderr, when it is a terminal and the result is not ``--json``."""
+    if args.json or not sys.stderr.isatty():
+        return None
+    return stack.enter_context(Progress(
+        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), TextColumn("{task.description}"),
+        console=Console(stderr=True), transient=True,
+    ))
+
+
+def game_player(args: argparse.Namespace) -> GamePlayer | None:
+    """What plays the games ``args`` ask for: a server (``--via-server``), Ray (``--ray``) or the engine (None)."""
+    if args.via_server and args.ray is not None:
+        raise ValueError("--via-server and --ray are two ways to play the games: choose one")
+    if args.via_server:
+        return _through_a_server()
+    if args.ray is not None:
+        from setback.bots.cluster import ray_records
+
+        return ray_records(args.ray or None, args.jobs)
+    return None
+
+
+def ray_address_type(text: str) -> str:
+    """An argparse type: the address of a Ray cluster (see :func:`setback.bots.cluster.ray_address`)."""
+    from setback.bots.cluster import ray_address
+
+    try:
+        return ray_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_ray_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray", nargs="?", const="", type=ray_address_type, metavar="ADDRESS",
+        help="play every game as a task on a Ray cluster: auto, HOST:PORT or ray://HOST:PORT; with no address "
+        "(put it after the bots) a local Ray instance of --jobs CPUs (default all) (pip install 'setback[cluster]')",
+    )
+
+
+SPRT_EVERY_PAIRS = 20
+"""How often (in pairs, or games when unpaired) a sequential test says its LLR when no progress bar shows it."""
+
+
 def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
     """Play a match (its SPECs passed :func:`check_specs`) and print its result; stopped by
-    Ctrl-C with ``--out``, first say on stderr how many games the file keeps and how to finish."""
+    Ctrl-C with ``--out``, first say on stderr how many games the file keeps and how to finish.
+    With ``--sprt``, stop at the test's verdict and exit with its status (:data:`EXIT_STATUS`)."""
     if args.via_server:  # the match's own server: only its warnings are news
         logs.configure(json=args.log_json, level=logging.WARNING)
-    plan = MatchPlan(tuple(args.bots), rules, args.games, args.seed, args.duplicate, limits_from(args))
+    sprt = Sprt.parse(args.sprt) if args.sprt is not None else None
+    if sprt is not None and len(args.bots) != 2:
+        raise ValueError(f"--sprt tests one bot against another: name two, not {len(args.bots)}")
+    duplicate = args.duplicate if args.duplicate is not None else sprt is not None
+    games = args.games if args.games is not None else (SPRT_GAMES if sprt is not None else MATCH_GAMES)
+    plan = MatchPlan(tuple(args.bots), rules, games, args.seed, duplicate, limits_from(args))
     for spec in dict.fromkeys(s for s in plan.specs if not s.startswith(EXTERNAL)):
         cls, options = bot_class_and_options(spec)
         if cls.plays_by_the_clock(options):
@@ -98,33 +156,42 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
                   "machine to machine (search@budget_ms=None,playouts=N is repeatable)", file=sys.stderr)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out FILE.jsonl, the records of the match to resume")
+    player = game_player(args)
     finished = read_finished(Path(args.out)) if args.resume else []
     if args.out and not args.resume and complete_lines(Path(args.out)):
         raise ValueError(f"{args.out} already holds games: --resume to go on with that match, or another --out")
+    said = [0]
+
+    def decided(result: MatchResult) -> bool:
+        assert sprt is not None
+        now = standing(sprt, result)
+        if progress is not None and task is not None:
+            progress.update(task, description=f"LLR {now.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f})")
+        elif not args.json and now.results >= said[0] + SPRT_EVERY_PAIRS:
+            said[0] = now.results
+            print(f"setback match: {now.results} {'pairs' if now.paired else 'games'}: LLR {now.llr:.2f} "
+                  f"({sprt.lower:.2f}, {sprt.upper:.2f})", file=sys.stderr)
+        return now.verdict is not Verdict.UNDECIDED
+
     try:
         with ExitStack() as stack:
-            out: IO[str] | None = None
+            out: IO[bytes] | None = None
             if args.out:
-                out = stack.enter_context(open(args.out, "a" if args.resume else "w", encoding="utf-8"))
-            progress = stack.enter_context(
-                Progress(
-                    TextColumn("match"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True,
-                )
-            ) if not args.json and sys.stderr.isatty() else None
-            task = progress.add_task("games", total=plan.games, completed=len(finished)) if progress else None
+                out = stack.enter_context(open(args.out, "ab" if args.resume else "wb"))
+            progress = progress_bar(args, stack, "match")
+            task = progress.add_task("", total=plan.games, completed=len(finished)) if progress else None
 
             def on_record(record: dict[str, Any]) -> None:
                 if out is not None:
-                    out.write(json.dumps(record) + "\n")
+                    out.write(record_line(record))
                     out.flush()
                 if progress is not None and task is not None:
                     progress.advance(task)
 
             stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
             result = run_match(
-                plan, jobs=args.jobs, finished=finished, on_record=on_record,
-                player=_through_a_server() if args.via_server else None,
+                plan, jobs=args.jobs or 1, finished=finished, on_record=on_record, player=player,
+                until=decided if sprt is not None else None,
             )
     except BotFailedError as exc:
         if args.out:
@@ -138,11 +205,28 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
             print(f"setback match: stopped with {kept} of {plan.games} games kept in {args.out}; "
                   "to finish, rerun the same command with --resume", file=sys.stderr)
         raise
+    final = standing(sprt, result) if sprt is not None else None
     if args.json:
-        print(json.dumps(result.as_dict()))
+        print(json.dumps({**result.as_dict(), **({"sprt": final.as_dict()} if final else {})}))
     else:
         print_result(result)
-    return 0
+        if final is not None:
+            print_sprt(final)
+    return EXIT_STATUS[final.verdict] if final is not None else 0
+
+
+def print_sprt(final: Standing) -> None:
+    """The test's verdict in a few lines: the counts, the LLR against its bounds, the Elo."""
+    sprt = final.sprt
+    elo, low, high = final.elo()
+    kind = "pairs (LL, -, WL, -, WW)" if final.paired else "games (L, D, W)"
+    verdict = {Verdict.H1: f"H1 accepted: the first bot is better by {sprt.elo1:g} Elo or more",
+               Verdict.H0: f"H0 accepted: the first bot is better by no more than {sprt.elo0:g} Elo",
+               Verdict.UNDECIDED: "undecided: the games ran out before a bound was reached (--games)"}[final.verdict]
+    print(f"SPRT {sprt.model} elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}")
+    print(f"{final.results} {kind}: {', '.join(map(str, final.counts))}")
+    print(f"LLR {final.llr:.2f} ({sprt.lower:.2f}, {sprt.upper:.2f}); Elo {elo:+.1f} ({low:+.1f} to {high:+.1f})")
+    print(f"{verdict} (exit status {EXIT_STATUS[final.verdict]})")
 
 
 def _through_a_server() -> GamePlayer:
@@ -242,16 +326,27 @@ def cmd_new_bot(args: argparse.Namespace) -> int:
 
 
 def register(command: AddCommand) -> None:
-    match = command("match", cmd_match, "play seeded bot-vs-bot games and print the result table")
+    match = command("match", cmd_match, "play seeded bot-vs-bot games and print the result table, "
+                    "or test NEW against OLD until a sequential test decides (--sprt)")
     match.add_argument(
         "bots", nargs="+", metavar="BOT", help="bot SPECs: one a seat, or one a side with --teams"
     )
-    match.add_argument("--games", type=whole_number("N", 1), default=100, help="games to play (default 100)")
+    match.add_argument(
+        "--games", type=whole_number("N", 1),
+        help=f"games to play (default {MATCH_GAMES}; with --sprt the most to play, default {SPRT_GAMES})",
+    )
     match.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     match.add_argument(
-        "--duplicate", action="store_true", help="replay every deal once per rotation of the bots' seats"
+        "--duplicate", action=argparse.BooleanOptionalAction,
+        help="replay every deal once per rotation of the bots' seats (default: with --sprt only)",
     )
-    match.add_argument("--jobs", type=int, default=1, help="processes to play games on (default 1)")
+    match.add_argument("--jobs", type=whole_number("jobs", 1), help="processes to play games on (default 1)")
+    match.add_argument(
+        "--sprt", metavar="elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        help="play duplicate pairs of NEW OLD until the sequential probability ratio test accepts H0 or H1 "
+        f"(or --games run out); exit status {EXIT_STATUS[Verdict.H1]}: H1, {EXIT_STATUS[Verdict.H0]}: H0, "
+        f"{EXIT_STATUS[Verdict.UNDECIDED]}: undecided (model=logistic for logistic Elo; default normalized)",
+    )
     match.add_argument(
         "--via-server", action="store_true",
         help="play through a real server over TCP (needed by cmd:PROGRAM bots; --jobs tables at a time)",
@@ -260,6 +355,7 @@ def register(command: AddCommand) -> None:
     match.add_argument(
         "--resume", action="store_true", help="keep the games already in --out and play only the rest"
     )
+    add_ray_argument(match)
     match.add_argument("--json", action="store_true", help="print the result as JSON")
     add_clock_argument(match)
     add_rules_arguments(match)

@@ -1,11 +1,12 @@
-"""``setback history``, ``replay``, ``export`` and ``leaderboard``: what a server recorded."""
+"""``setback history``, ``replay``, ``export`` and ``leaderboard``: what a server recorded; ``samples``:
+records made into rows to learn from."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,33 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a JSONL file, in order; a torn last line (a write that was stopped) is left out,
+    any other line that is no JSON is an error naming it."""
+    with path.open("rb") as file:
+        for number, line in enumerate(file, 1):
+            try:
+                yield msgspec.json.decode(line)
+            except msgspec.DecodeError:
+                if not line.endswith(b"\n"):
+                    return
+                raise ValueError(f"{path}, line {number}: not a JSON record") from None
+
+
+def cmd_samples(args: argparse.Namespace) -> int:
+    from setback.bots.samples import write_samples
+
+    source = Path(args.records)
+    if not source.is_file():
+        raise ValueError(f"no record file at {source}")
+    games, rows = write_samples(read_records(source), Path(args.out))
+    if args.json:
+        print_json({"records": str(source), "out": args.out, "games": games, "rows": rows})
+    else:
+        print(f"wrote {rows} decisions of {games} games to {args.out}")
+    return 0
+
+
 def register(command: AddCommand) -> None:
     def with_db(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
         sub.add_argument("--db", metavar="PATH", help="the server's SQLite file (default: in your data folder)")
@@ -136,5 +164,13 @@ def register(command: AddCommand) -> None:
     export.add_argument("game_id", type=int, nargs="?", metavar="GAME_ID")
     export.add_argument("--all", action="store_true", help="every finished game, oldest first")
     export.add_argument("--out", metavar="FILE.jsonl", help="write here instead of stdout")
+    samples = command("samples", cmd_samples, "turn game records into one row per decision for learning (Parquet)")
+    samples.add_argument("records", metavar="RECORDS.jsonl",
+                         help="game records (match --out, a tournament's --out file, export)")
+    samples.add_argument(
+        "--out", required=True, metavar="FILE.parquet",
+        help="the Parquet file to write (spec.md section 5, \"Samples\"; pip install 'setback[learn]')",
+    )
+    samples.add_argument("--json", action="store_true", help="print what was written as JSON")
     leaderboard = with_db(command("leaderboard", cmd_leaderboard, "ratings and win/loss from rated tables"))
     leaderboard.add_argument("--json", action="store_true", help="print it as JSON")

@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 import argparse
+import logging
+from pathlib import Path
 
+from setback import logs
 from setback.commands.common import AddCommand
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from setback.protocol.reference import fields_markdown
     from setback.protocol.schema import schema_text
 
-    print(schema_text(), end="")
+    if args.update_spec is not None:
+        logs.configure(json=args.log_json, level=logging.ERROR)  # the transcript's server is not the result
+        update_spec(args.update_spec)
+    elif args.markdown:
+        print(fields_markdown())
+    else:
+        print(schema_text(), end="")
     return 0
 
 
-BENCHMARKS = ("engine", "server")
+def update_spec(path: Path) -> None:
+    """Write the generated parts of spec.md at ``path`` again, from the code: every message's
+    fields (between the ``fields`` markers) and the annotated session, played again against
+    a server of its own (between the ``transcript`` markers)."""
+    import asyncio
+
+    from setback.conformance import transcript
+    from setback.protocol import reference
+
+    text = path.read_text(encoding="utf-8")
+    blocks = (
+        (reference.BEGIN, reference.END, reference.fields_markdown),
+        (transcript.BEGIN, transcript.END, lambda: transcript.transcript_markdown(asyncio.run(transcript.record()))),
+    )
+    for begin, end, _ in blocks:
+        if begin not in text or end not in text:
+            raise ValueError(f"{path} has no {begin} ... {end} block to write in")
+    for begin, end, make in blocks:
+        text = reference.replace_block(text, begin, end, make())
+    path.write_text(text, encoding="utf-8")
+
+
+BENCHMARKS = ("engine", "server", "match")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -28,8 +60,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def register(command: AddCommand) -> None:
-    command("schema", cmd_schema, "print the JSON Schema of every protocol message")
-    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server)")
+    schema = command("schema", cmd_schema, "print the JSON Schema of every protocol message")
+    schema.add_argument("--markdown", action="store_true", help="print spec.md's tables of every message's fields")
+    schema.add_argument(
+        "--update-spec", type=Path, metavar="SPEC.md", help="write the generated parts of SPEC.md again from the code"
+    )
+    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server, match)")
     bench.add_argument("name", nargs="?", choices=BENCHMARKS, metavar="BENCHMARK", help=" or ".join(BENCHMARKS))
     bench.add_argument(
         "rest", nargs=argparse.REMAINDER, metavar="...", help="the benchmark's options: setback bench BENCHMARK --help"

@@ -167,7 +167,7 @@ class Faults(PassAll):
             await pipe.to_bot({
                 "type": "error", "id": message.get("id"), "code": "illegal_action",
                 "message": "check-bot refused this answer on purpose: the request stands, answer it again",
-                "path": None, "fatal": False,
+                "path": None, "fatal": False, "request": message.get("request"),
             })
             return True
         if self.held is not None:

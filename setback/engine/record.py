@@ -14,10 +14,11 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from setback.engine.actions import parse_action
-from setback.engine.cards import Card, Suit
+from setback.engine.actions import ACTIONS, parse_action
+from setback.engine.cards import CARDS, Card, Suit
 from setback.engine.events import (
     BidMade,
+    CardPlayed,
     CardsDrawn,
     DealerChosen,
     HandDealt,
@@ -34,6 +35,18 @@ RECORD_VERSION = 1
 
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready Python: dataclasses as dicts, cards and suits as text."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    if kind is tuple or kind is list:
+        return [plain(v) for v in value]
+    if kind is Card:
+        return _CARD_TEXT[value]
+    if kind is Suit:
+        return value.letter
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Suit):
@@ -41,10 +54,21 @@ def plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, tuple | list):
         return [plain(v) for v in value]
     return value
+
+
+_AS_IS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
+"""The types :func:`plain` gives back as they are (a record holds many of them)."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_CARD_TEXT: tuple[str, ...] = tuple(map(str, CARDS))
+"""Each card's text form, by its index (a record spells out a few hundred cards)."""
+_ACTION_TEXT: tuple[str, ...] = tuple(map(str, ACTIONS))
+"""Each action's text form, by its code."""
+"""Each dataclass :func:`plain` has met, with its fields' names (looked up once a class)."""
 
 
 def rules_of(data: dict[str, Any]) -> Rules:
@@ -61,6 +85,8 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
     hands: list[dict[str, Any]] = []
     first_dealer = None
     for event in game.events:
+        if type(event) is CardPlayed:  # most events: the tricks say the same
+            continue
         match event:
             case CardsDrawn(draws=round_):
                 draws.append(plain(round_))
@@ -72,7 +98,7 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
                         "number": event.hand_number,
                         "dealer": event.dealer,
                         "cut": event.cut,
-                        "deal": plain(event.hands),
+                        "deal": [[_CARD_TEXT[card] for card in cards] for cards in event.hands],
                         "bids": [],
                         "tricks": [],
                         "thrown_in": False,
@@ -87,7 +113,7 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
                 hands[-1]["thrown_in"] = True
             case TrickWon(winner=winner, plays=plays):
                 hands[-1]["tricks"].append(
-                    {"leader": plays[0].seat, "cards": [str(p.card) for p in plays], "winner": winner}
+                    {"leader": plays[0].seat, "cards": [_CARD_TEXT[p.card] for p in plays], "winner": winner}
                 )
             case HandScored(result=result):
                 hands[-1]["result"] = plain(result)
@@ -103,7 +129,7 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
         "draws": draws,
         "first_dealer": first_dealer,
         "hands": hands,
-        "actions": [str(a) for a in game.actions],
+        "actions": [_ACTION_TEXT[a.code] for a in game.actions],
         "scores": list(game.scores),
         "outcome": plain(outcome) if outcome else None,
     }

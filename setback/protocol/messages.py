@@ -41,11 +41,12 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     no_junk: bool = False
     hand_limit: int | None = DEFAULT_HAND_LIMIT
     min_bid: Annotated[int, _absent_means(1)] | msgspec.UnsetType = msgspec.UNSET
-    """The lowest bid, 1 or 2."""
+    """Since 1.3: the lowest bid, 1 or 2."""
     dealer_steal: Annotated[bool, _absent_means(False)] | msgspec.UnsetType = msgspec.UNSET
-    """The dealer may take the bid at the highest bid so far."""
+    """Since 1.3: the dealer may take the bid at the highest bid so far."""
     low: Annotated[Literal["dealt", "captured"], _absent_means("dealt")] | msgspec.UnsetType = msgspec.UNSET
-    """Low to the side dealt the lowest trump (``dealt``) or to the side that captures it (``captured``)."""
+    """Since 1.3: Low to the side dealt the lowest trump (``dealt``) or to the side that captures it
+    (``captured``)."""
 
 
 class Clock(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -432,6 +433,9 @@ class Error(ServerBase, tag="error", kw_only=True):
     message: str
     path: str | None = None
     fatal: bool = False
+    request: int | None = None
+    """Your pending request, which stands: the ``request`` to answer after ``stale_request`` or
+    ``illegal_action``; None in other errors (since 1.3)."""
 
 
 class Ok(ServerBase, tag="ok", kw_only=True):
@@ -506,6 +510,8 @@ class ChatLine(msgspec.Struct, kw_only=True):
 class Snapshot(ServerBase, tag="snapshot", kw_only=True):
     """The table as it stands, and what a player at a real table would remember of it."""
 
+    id: RequestId = None
+    """The ``id`` of the ``resync`` it answers; None in any other snapshot (since 1.3)."""
     table: str
     view: WireView
     players: list[str] = msgspec.field(default_factory=list)

@@ -204,7 +204,7 @@ class Lobby:
             else:
                 self._dispatch(peer, message)
         except RefusedError as exc:
-            peer.send(Error(id=message.id, code=exc.code, message=exc.message, path=exc.path))
+            peer.send(Error(id=message.id, code=exc.code, message=exc.message, path=exc.path, request=exc.request))
             return True
         return False
 
@@ -252,7 +252,8 @@ class Lobby:
                 table.leave(peer)
                 self._tidy(table)
             case Resync():
-                self._table_of(peer).resync(peer)
+                if not self._table_of(peer).resync(peer, message.id):
+                    peer.send(Ok(id=message.id))  # no game yet: nothing to show
             case AddBot(table=table_id, bot=bot, seat=seat):
                 table = self._table_of(peer)
                 if table.seat_of(peer) is None or table_id not in {None, table.id}:

@@ -35,12 +35,14 @@ def builtin_bot(name: str, seat: int) -> BotSeat:
 class RefusedError(Exception):
     """A request the server refuses, with the error code to send (fatal codes close the connection)."""
 
-    def __init__(self, code: Code, message: str, path: str | None = None) -> None:
+    def __init__(self, code: Code, message: str, path: str | None = None, request: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.path = path
         """For ``invalid_field``: the JSON path of the field refused, as msgspec names it."""
+        self.request = request
+        """For a refused answer whose decision stands: the number of the request to answer."""
 
 
 @dataclass

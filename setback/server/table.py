@@ -31,6 +31,7 @@ from setback.protocol.messages import (
     EventMessage,
     GameOver,
     GameStarted,
+    RequestId,
     ServerMessage,
     Snapshot,
     TableInfo,
@@ -176,10 +177,12 @@ class Table:
         the seat ``seat`` of a player who is away (it gives the seat back when they return)."""
         if name not in BUILTIN:
             raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
-        if self.playing and seat is not None and 0 <= seat < len(self.seats):
+        self._check_seat(seat)
+        if self.playing and seat is not None:
             away = self.seats[seat]
-            if away.kind in {"human", "bot"} and away.peer is None and away.bot is None:
-                self._stand_in(away, "asked")  # the table need not wait out the grace period
+            if away.kind in {"human", "bot"} and away.peer is None:
+                if away.bot is None:  # (asked twice, it is there already)
+                    self._stand_in(away, "asked")  # the table need not wait out the grace period
                 return away
         chosen = self._free_seat(seat)
         chosen.kind = "builtin"
@@ -189,6 +192,10 @@ class Table:
         chosen.ready = True
         return self._seated(chosen)
 
+    def _check_seat(self, seat: int | None) -> None:
+        if seat is not None and not 0 <= seat < len(self.seats):
+            raise RefusedError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}", "$.seat")
+
     def _seated(self, seat: Seat) -> Seat:
         """A seat was just taken: its rating, the record, the lobby told."""
         seat.rating = self._rating(seat)
@@ -197,11 +204,10 @@ class Table:
         return seat
 
     def _free_seat(self, seat: int | None) -> Seat:
+        self._check_seat(seat)
         if self.playing:
             raise RefusedError(Code.GAME_IN_PROGRESS, "a game is being played; spectate or wait for it to end")
         if seat is not None:
-            if not 0 <= seat < len(self.seats):
-                raise RefusedError(Code.INVALID_FIELD, f"no seat {seat} at a table of {len(self.seats)}", "$.seat")
             if self.seats[seat].taken:
                 raise RefusedError(Code.SEAT_TAKEN, f"seat {seat} is taken")
             return self.seats[seat]
@@ -324,13 +330,16 @@ class Table:
                 self._start_clock(pending)  # held since a restart (section 18)
             self._send_decide(seat, pending)
 
-    def resync(self, peer: Peer) -> None:
-        """``peer`` asks for the table as it stands: its snapshot, and its pending decision."""
+    def resync(self, peer: Peer, request: RequestId) -> bool:
+        """``peer`` asks for the table as it stands: its snapshot (answering ``request``), and its
+        pending decision. False when the table has had no game yet: there is nothing to show."""
         seat = self.seat_of(peer)
-        self.send_snapshot(peer, None if seat is None else seat.index)
+        if not self.send_snapshot(peer, None if seat is None else seat.index, request):
+            return False
         pending = self.pending
         if seat is not None and pending is not None and pending.seat == seat.index and seat.bot is None:
             self._send_decide(seat, pending)
+        return True
 
     # -- the game ----------------------------------------------------------------------------
 
@@ -437,13 +446,13 @@ class Table:
             raise RefusedError(Code.NOT_YOUR_TURN, "it is not your turn")
         if request != pending.request:
             stale = f"request {request} is not pending; answer request {pending.request}"
-            raise RefusedError(Code.STALE_REQUEST, stale)
+            raise RefusedError(Code.STALE_REQUEST, stale, request=pending.request)
         index = pending.seat
         try:
             action = parse_action(text)
             game.apply(action, index)
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
-            raise RefusedError(Code.ILLEGAL_ACTION, str(exc)) from None
+            raise RefusedError(Code.ILLEGAL_ACTION, str(exc), request=pending.request) from None
         self.seats[index].timeouts = 0
         self._applied(action, index, BY_PLAYER)
 
@@ -690,20 +699,23 @@ class Table:
         for peer, _ in recipients:
             peer.send_line(line)
 
-    def send_snapshot(self, peer: Peer, seat: int | None) -> None:
-        """The table as it stands for ``seat`` (None: a spectator), with what a player at a real
-        table would remember: the game's number, its hands' results, the latest chat."""
+    def send_snapshot(self, peer: Peer, seat: int | None, request: RequestId = None) -> bool:
+        """Send ``peer`` the table as it stands for ``seat`` (None: a spectator; between games, the
+        last game as it ended), with what a player at a real table would remember: the game's
+        number, its hands' results, the latest chat; ``request``: the resync it answers. False
+        when the table has had no game since the server started: there is nothing to send."""
         game = self.game
         if game is None:
-            return
+            return False
         views = self._views
         assert views is not None
         view = views.view(seat, game.to_act, game.legal_codes())
         peer.send(Snapshot(
-            table=self.id, view=view, players=self._names(),
+            id=request, table=self.id, view=view, players=self._names(),
             game=self.games_played - 1 if game.is_over else self.games_played,
             results=views.results[-RECALLED_RESULTS:], chat=list(self.chat), clock=self._turn_clock(),
         ))
+        return True
 
     def _turn_clock(self) -> DecisionClock | None:
         """The clock of the seat to act as of now, as its ``turn`` event gave it (None between games)."""

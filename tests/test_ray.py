@@ -1,0 +1,66 @@
+"""`--ray`: a match's games as tasks of a local Ray instance, with the records of `--jobs 1`.
+
+A local Ray instance takes seconds to start, so this file starts one, once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setback.cli import main
+
+BOT = '''
+from setback.bots import Bot
+
+
+class Last(Bot):
+    def bid(self, view):
+        return view.legal[-1]
+
+    def play(self, view):
+        return view.legal[self.rng.randrange(len(view.legal))]
+'''
+
+
+def without_clock(line: str) -> dict[str, Any]:
+    record = json.loads(line)
+    return {**record, "match": {k: v for k, v in record["match"].items() if k != "clock"}}
+
+
+def test_a_resumed_match_on_a_local_ray_instance_gives_the_records_of_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A match stopped after 3 games and resumed with --ray writes the same records as --jobs 1, in the
+    same order; the bot named by its file reaches the workers through the folder Ray sends them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "last.py").write_text(BOT)
+    argv = ["match", "last.py:Last", "heuristic", "--games", "8", "--seed", "5", "--duplicate", "--decision-ms", "0",
+            "--json"]
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--out", "one.jsonl"])
+    assert exit_.value.code == 0
+    one = json.loads(capsys.readouterr().out)
+    lines = (tmp_path / "one.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "ray.jsonl").write_text("".join(lines[:3]))
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--out", "ray.jsonl", "--resume", "--jobs", "2", "--ray"])
+    assert exit_.value.code == 0
+    resumed = json.loads(capsys.readouterr().out)
+    played = (tmp_path / "ray.jsonl").read_text().splitlines()
+    assert [without_clock(x) for x in played] == [without_clock(x) for x in lines]
+    assert [b["wins"] for b in resumed["bots"]] == [b["wins"] for b in one["bots"]]
+
+
+def test_a_bot_file_outside_the_folder_cannot_reach_the_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot named by an absolute path is refused before Ray starts, saying how to name it."""
+    (tmp_path / "last.py").write_text(BOT)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"{tmp_path / 'last.py'}:Last", "random", "--ray"])
+    assert exit_.value.code == 2
+    assert "by a path inside this folder" in capsys.readouterr().err

@@ -1,0 +1,137 @@
+"""Tournaments: round robin and gauntlet pairings, the cross table and standings, resuming from records."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from setback.bots.tournament import TournamentPlan, bradley_terry
+from setback.cli import main
+from setback.engine import Rules
+
+FAST = ("--decision-ms", "0", "--json")
+
+
+def tournament(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", *argv, *FAST])
+    assert exit_.value.code == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_round_robin_pairs_every_table_of_bots() -> None:
+    """A round robin of 3 or 4 bots at heads-up tables plays every two of them; at three seats every three."""
+    assert TournamentPlan(("a", "b", "c"), Rules(players=2)).pairings() == [(0, 1), (0, 2), (1, 2)]
+    assert len(TournamentPlan(("a", "b", "c", "d"), Rules(players=2)).pairings()) == 6
+    assert TournamentPlan(("a", "b", "c", "d"), Rules(players=3), games=3).pairings() == [
+        (0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+
+
+def test_gauntlet_pairs_the_first_bot_with_the_others() -> None:
+    """A gauntlet seats the first bot at every table, against every choice of the others."""
+    assert TournamentPlan(("a", "b", "c"), Rules(players=2), "gauntlet").pairings() == [(0, 1), (0, 2)]
+    assert TournamentPlan(("a", "b", "c", "d"), Rules(players=2), "gauntlet").pairings() == [(0, 1), (0, 2), (0, 3)]
+    assert TournamentPlan(("a", "b", "c", "d"), Rules(players=3), "gauntlet", games=3).pairings() == [
+        (0, 1, 2), (0, 1, 3), (0, 2, 3)]
+
+
+def test_rounds_deal_every_pairing_the_same_cards() -> None:
+    """Round r's matches are all seeded S + r."""
+    plan = TournamentPlan(("a", "b", "c"), Rules(players=2), rounds=2, seed=7)
+    assert [m.seed for m in plan.matches()] == [7, 7, 7, 8, 8, 8]
+    assert [plan.place(n) for n in (0, 4)] == [(0, 0), (1, 1)]
+
+
+def test_cross_table_of_three_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every two bots' scores add up to 1 over the games they played; nobody meets itself; Elo centres on 0."""
+    data = tournament(capsys, "heuristic", "random", "heuristic@boldness=1", "--games-per-pairing", "6",
+                      "--duplicate", "--seed", "4")
+    cross = data["cross_table"]
+    assert data["games"] == 18
+    for i in range(3):
+        assert cross[i][i] is None
+        for j in range(3):
+            if i != j:
+                assert cross[i][j]["games"] == 6
+                assert cross[i][j]["score"] + cross[j][i]["score"] == pytest.approx(1)
+                low, high = cross[i][j]["ci95"]
+                assert low <= cross[i][j]["score"] <= high
+    standings = data["standings"]
+    assert [row["elo"] for row in standings] == sorted((row["elo"] for row in standings), reverse=True)
+    assert sum(row["elo"] for row in standings) == pytest.approx(0, abs=0.5)
+    assert standings[-1]["spec"] == "random" and all("openskill" not in row for row in standings)
+
+
+def test_gauntlet_of_four_bots_meets_only_the_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """In a gauntlet the others never meet one another: their cells are empty."""
+    data = tournament(capsys, "heuristic", "random", "random", "heuristic", "--format", "gauntlet",
+                      "--games-per-pairing", "4", "--seed", "1")
+    cross = data["cross_table"]
+    assert data["games"] == 12 and len(data["matches"]) == 3
+    assert all(cross[0][j] is not None and cross[j][0] is not None for j in (1, 2, 3))
+    assert all(cross[i][j] is None for i in (1, 2, 3) for j in (1, 2, 3))
+
+
+def test_tables_of_three_rate_with_openskill(capsys: pytest.CaptureFixture[str]) -> None:
+    """At cutthroat tables of three, every two bots of a game meet, and the standings add OpenSkill."""
+    data = tournament(capsys, "heuristic", "random", "random", "heuristic@boldness=1", "--players", "3",
+                      "--games-per-pairing", "3", "--seed", "2")
+    assert data["games"] == 12
+    assert all("openskill" in row for row in data["standings"])
+    assert data["cross_table"][0][1]["games"] == 6  # bots 0 and 1 share two of the four tables
+
+
+def without_timings(data: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's result less what the clock measured."""
+    text = json.dumps(data)
+    plain = json.loads(text)
+    for row in plain["standings"]:
+        row.pop("decision_ms")
+    for match in plain["matches"]:
+        for bot in match["result"]["bots"]:
+            bot.pop("decision_ms")
+    return dict(plain)
+
+
+def test_a_stopped_tournament_resumes_to_the_same_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records cut short (a torn last line too) and resumed give the same final standings and cross table."""
+    out = tmp_path / "cup"
+    argv = ["heuristic", "random", "search@budget_ms=None,playouts=4", "--games-per-pairing", "4", "--rounds", "2",
+            "--duplicate", "--seed", "3", "--out", str(out)]
+    whole = tournament(capsys, *argv)
+    files = sorted(out.glob("*.jsonl"))
+    search = "search_budget_ms=None_playouts=4"
+    assert [f.name for f in files] == [
+        "01-heuristic-vs-random.jsonl", f"02-heuristic-vs-{search}.jsonl", f"03-random-vs-{search}.jsonl"]
+    lines = files[1].read_text().splitlines(keepends=True)
+    files[1].write_text("".join(lines[:3]) + lines[3][:25])
+    files[2].write_text("")
+    resumed = tournament(capsys, *argv, "--resume")
+    assert without_timings(resumed) == without_timings(whole)
+    assert sum(len(f.read_text().splitlines()) for f in files) == 24
+
+
+def test_resume_refuses_the_records_of_another_tournament(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records of another seed are not mixed into a tournament."""
+    out = tmp_path / "cup.jsonl"
+    tournament(capsys, "random", "random", "random", "--games-per-pairing", "2", "--out", str(out))
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "random", "random", "random", "--games-per-pairing", "2", "--seed", "9", "--out", str(out),
+              "--resume"])
+    assert exit_.value.code == 2
+    assert "not from this tournament" in capsys.readouterr().err
+
+
+def test_bradley_terry_finds_the_elo_of_a_score() -> None:
+    """Two players who split 3 to 1 over many games are 400 log10 3 Elo apart, centred on 0, with finite bars."""
+    (a, bar_a), (b, bar_b) = bradley_terry(2, {(0, 1): (7500.0, 10000.0), (1, 0): (2500.0, 10000.0)})
+    assert a - b == pytest.approx(400 * math.log10(3), abs=0.5)
+    assert a == pytest.approx(-b)
+    assert bar_a == pytest.approx(bar_b)
+    assert bar_a == pytest.approx(1.96 * 400 / math.log(10) / math.sqrt(10000 * 0.75 * 0.25) / 2, rel=0.01)
