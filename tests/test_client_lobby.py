@@ -149,7 +149,8 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
             dialog.query_one("#players", Select).value = 2
             await pilot.pause()
             dialog.query_one("#bots", Select).value = 2
-            await pilot.pause()  # the watch hint shows, and the button moves down a line
+            await until(pilot, lambda: dialog.query_one("#watch_hint").display, "the watch hint")
+            await pilot.pause()  # the hint takes its line, and the button moves down one
             await pilot.click("#create_button")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.spectating, "watching")
             assert app.state.seat is None
