@@ -29,7 +29,9 @@ MODULES: Final = (
     "setback.engine.deck",
     "setback.engine.events",
     "setback.engine.game",
+    "setback.engine.record",
     "setback.engine.state",
+    "setback.bots.seat",
     "setback.protocol.codec",
     "setback.protocol.convert",
     "setback.protocol.views",
@@ -39,7 +41,8 @@ MODULES: Final = (
     "setback.server.seats",
     "setback.server.table",
 )
-"""What runs for every decision a server handles (see ``setback bench server``)."""
+"""What runs for every decision a server handles (see ``setback bench server``) or a match plays
+(``setback bench match``: the seat and the record)."""
 
 GROUP: Final = "setback._compiled"
 """mypyc's name for the compiled group: its shared library is ``setback/_compiled__mypyc``."""

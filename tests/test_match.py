@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,9 @@ import pytest
 
 import setback.bots.match as match_module
 from setback.bots import MatchPlan, play_match
-from setback.bots.match import run_game
+from setback.bots.match import Played, chunk_size, run_game
+from setback.bots.seat import Limits
+from setback.bots.tally import MatchResult, openskill_ratings
 from setback.cli import main
 from setback.engine import Rules
 
@@ -55,6 +58,56 @@ def test_duplicate_replays_each_deal_from_every_seat() -> None:
         assert [r["players"] for r in pair] == [["heuristic", "random"], ["random", "heuristic"]]
         assert all(r["match"]["deal"] == deal and r["match"]["duplicate"] for r in pair)
     assert len({r["seed"] for r in records}) == 3
+
+
+def test_a_plan_reaches_a_worker_process_whole() -> None:
+    """A plan is pickled to the workers (and to Ray's): its clock too, compiled or not."""
+    for limits in (Limits(None), Limits(0.25)):
+        plan = MatchPlan(("heuristic", "random"), Rules(players=2, target=7), 4, seed=3, limits=limits)
+        assert pickle.loads(pickle.dumps(plan)) == plan
+
+
+def test_a_played_game_carries_its_line_and_what_a_tally_reads() -> None:
+    """A worker sends a game's line and its digest: the line is the record, and a tally of the
+    digests is the tally of the records."""
+    plan = MatchPlan(("heuristic", "random", "random"), Rules(players=3), 3, seed=4)
+    records = [run_game(plan, index) for index in range(plan.games)]
+    played = [Played.of(record) for record in records]
+    assert [json.loads(p.line) for p in played] == [json.loads(json.dumps(r)) for r in records]
+    assert all(p.line.endswith(b"}\n") and p.line.count(b"\n") == 1 for p in played)
+    from_records, from_digests = MatchResult(plan), MatchResult(plan)
+    for record, game in zip(records, played, strict=True):
+        from_records.add(record)
+        from_digests.add(game.digest)
+    assert from_digests.as_dict() == from_records.as_dict()
+    marked = played[0].with_fields(tournament={"match": 2, "round": 0})
+    assert marked.record == {**played[0].record, "tournament": {"match": 2, "round": 0}}
+    with pytest.raises(ValueError, match="outcome"):
+        played[0].with_fields(outcome=None)
+
+
+def test_ratings_kept_game_by_game_are_the_ratings_of_every_game_in_order() -> None:
+    """At a table of three, the ratings are brought up to date as games come; games that come
+    out of order (a resumed match's) are rated in the games' order all the same."""
+    plan = MatchPlan(("heuristic", "random", "random"), Rules(players=3), 9, seed=6)
+    played = [Played.of(run_game(plan, index)) for index in range(plan.games)]
+    in_order, shuffled = MatchResult(plan), MatchResult(plan)
+    for game in played:
+        in_order.add(game.digest)
+    for index in (4, 0, 8, 1, 2, 3, 5, 7, 6):
+        shuffled.add(played[index].digest)
+    in_order.rate()
+    shuffled.rate()
+    scratch = openskill_ratings(list(plan.specs), [in_order.sides[i] for i in range(plan.games)])
+    assert in_order.rated == plan.games
+    assert [s.rating for s in in_order.stats] == [s.rating for s in shuffled.stats] == scratch
+    assert scratch[0][0] > scratch[1][0]
+
+
+def test_workers_are_handed_games_in_chunks_that_leave_no_long_tail() -> None:
+    assert chunk_size(1, 2) == 1 and chunk_size(200, 2) == 3 and chunk_size(10_000, 2) == 16
+    assert all(games // chunk_size(games, jobs) >= min(games, 32 * jobs) for games in range(1, 2000, 7)
+               for jobs in (2, 3, 8))
 
 
 def test_jobs_give_the_same_games_as_one_process() -> None:

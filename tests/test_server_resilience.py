@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
 from setback.commands.embedded import embedded_config
-from setback.engine import Action, Game, Rules, View, parse_action
+from setback.engine import Game, Rules, View, parse_action
 from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -583,15 +584,18 @@ async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -
         await player.expect("decide", timeout=10)
         table = server.lobby.tables[table_id]
         given: list[float | None] = []
-        search = next(s for s in table.seats if s.kind == "builtin").bot
-        assert search is not None
-        decide = search.decide
+        seat = next(s for s in table.seats if s.kind == "builtin").bot
+        assert seat is not None
+        search = seat.bot  # the bot itself (its seat is compiled: its methods cannot be replaced)
 
-        async def noting(view: View) -> Action:
-            given.append(view.time_left)
-            return await decide(view)
+        def noting(method: Callable[[View], Any]) -> Callable[[View], Any]:
+            def noted(view: View) -> Any:
+                given.append(view.time_left)
+                return method(view)
+            return noted
 
-        search.decide = noting  # type: ignore[method-assign]
+        search.bid = noting(search.bid)  # type: ignore[method-assign,assignment]
+        search.play = noting(search.play)  # type: ignore[method-assign,assignment]
         await player.close()  # its token holds the seat: the game goes on, a stand-in playing it
         await asyncio.sleep(0.3)
         assert table.game is not None

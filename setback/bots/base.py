@@ -39,6 +39,11 @@ class BotFailedError(RuntimeError):
     """A bot failed in a way its match cannot go past (its text says which bot, and why)."""
 
 
+class BotStuckError(BotFailedError):
+    """A bot's call still ran well after its game was over: every later game would share the
+    machine with it (a thread cannot be stopped), so a match stops instead."""
+
+
 class Bot:
     """A bot: override :meth:`bid` and :meth:`play`; the hooks are optional.
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from setback.bots.match import GamePlayer, GameTask, MatchPlan, run_task
+from setback.bots.match import GamePlayer, GameTask, MatchPlan, Played, run_task
 from setback.bots.registry import BUILTIN, EXTERNAL
 
 EXTRA = "pip install 'setback[cluster]'"
@@ -92,14 +92,14 @@ def runtime_env(specs: Sequence[str], folder: Path | None = None) -> dict[str, A
     return {"working_dir": str(folder or Path.cwd()), "excludes": WORKING_DIR_EXCLUDES}
 
 
-def _play(task: GameTask) -> dict[str, Any]:
+def _play(task: GameTask) -> Played:
     """On a worker: play one game; what its bots print goes to stderr (stdout is the match's result)."""
     sys.stdout = sys.stderr
     return run_task(task)
 
 
-def ray_games(tasks: Sequence[GameTask], jobs: int = 0) -> Iterator[dict[str, Any]]:
-    """The records of ``tasks``' games, each played as a task of the Ray this process is
+def ray_games(tasks: Sequence[GameTask], jobs: int = 0) -> Iterator[Played]:
+    """``tasks``' games, each played as a task of the Ray this process is
     connected to (:func:`start_ray`, given the tasks' bots), in the order of the tasks. ``jobs`` is unused: the
     cluster runs as many games at once as it has CPUs."""
     ray = _ray()
@@ -116,14 +116,14 @@ def ray_games(tasks: Sequence[GameTask], jobs: int = 0) -> Iterator[dict[str, An
     try:
         while pending:
             try:
-                record = ray.get(pending.popleft())
+                played = ray.get(pending.popleft())
             except ray.exceptions.RayTaskError as exc:  # the game's own error, as --jobs would raise it
                 cause = exc.cause
                 raise (cause if isinstance(cause, BaseException) else exc) from None
             following = next(waiting, None)
             if following is not None:
                 pending.append(remote.remote(following))
-            yield record
+            yield played
     finally:
         for ref in pending:  # stopped early (a verdict, Ctrl-C, a bot's failure): drop the rest
             with contextlib.suppress(Exception):
@@ -134,7 +134,7 @@ def ray_records(address: str | None, cpus: int | None = None) -> GamePlayer:
     """A :data:`~setback.bots.match.GamePlayer` for :func:`~setback.bots.match.play_match`
     that plays on Ray (connected as by :func:`start_ray` for as long as the games last)."""
 
-    def play(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
+    def play(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[Played]:
         stop = start_ray(address, cpus, plan.specs)
         try:
             yield from ray_games([(plan, index) for index in indexes], jobs)

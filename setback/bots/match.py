@@ -197,6 +197,51 @@ def record_line(record: dict[str, Any]) -> bytes:
     return _encoder.encode(record) + b"\n"
 
 
+RECORD_KEYS = frozenset({"version", "rules", "seed", "setup", "players", "match", "draws", "first_dealer", "hands",
+                         "actions", "scores", "outcome"})
+"""The keys of a match's game record (:func:`run_game`): :meth:`Played.with_fields` adds others."""
+TALLIED = ("points", "deltas", "pitcher", "set_back")
+"""What a tally (:class:`~setback.bots.tally.MatchResult`) reads of a hand's result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game played, as the runner passes it on: its record as one JSONL line, as a record
+    file holds it, and ``digest``, the few fields of the record a tally reads, in the record's
+    shape (its ``players``, ``match`` and ``outcome``, and of each hand only the :data:`TALLIED`
+    fields of its ``result``). A worker process sends this, not the record: a record is
+    thousands of objects to unpickle (a ``random`` bots' game of 100 hands, 30,000), which
+    on two cores took the time of a worker's game away from the workers; the line is written
+    as it came, and the digest is a few hundred objects."""
+
+    line: bytes
+    digest: dict[str, Any]
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> Played:
+        return cls(record_line(record), {
+            "players": record["players"],
+            "match": record["match"],
+            "outcome": record["outcome"],
+            "hands": [{"result": None if (r := h["result"]) is None else {k: r[k] for k in TALLIED}}
+                      for h in record["hands"]],
+        })
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The whole record, read back from its line."""
+        record: dict[str, Any] = msgspec.json.decode(self.line)
+        return record
+
+    def with_fields(self, **fields: Any) -> Played:
+        """The same game, ``fields`` added at the end of its record (a tournament's, say); each
+        must be new to a record (not one of :data:`RECORD_KEYS`)."""
+        if clash := RECORD_KEYS.intersection(fields):
+            raise ValueError(f"a record has {', '.join(sorted(clash))} already")
+        added = b"".join(b"," + _encoder.encode(key) + b":" + _encoder.encode(value) for key, value in fields.items())
+        return Played(self.line[:-2] + added + b"}\n", {**self.digest, **fields})
+
+
 def check_record(plan: MatchPlan, record: dict[str, Any]) -> int:
     """The game index of a record written by ``plan``'s match; ValueError if another match wrote it."""
     match = record.get("match") or {}
@@ -219,13 +264,13 @@ GameTask = tuple["MatchPlan", int]
 """One game to play: a match's plan and the game's index in it (a tournament's games are
 the tasks of many plans, played as one stream)."""
 
-GamePlayer = Callable[["MatchPlan", list[int], int], Iterator[dict[str, Any]]]
+GamePlayer = Callable[["MatchPlan", list[int], int], Iterator[Played]]
 """What plays a match's games: given the plan, the indexes of the games to play and the
-jobs, it yields each game's record in game order (:func:`engine_records` by default)."""
+jobs, it yields each game in game order (:func:`engine_records` by default)."""
 
-TaskPlayer = Callable[[Sequence[GameTask], int], Iterator[dict[str, Any]]]
+TaskPlayer = Callable[[Sequence[GameTask], int], Iterator[Played]]
 """What plays a stream of games of one or more matches: given the tasks and the jobs, it
-yields each task's record in the tasks' order (:func:`engine_games` by default)."""
+yields each task's game in the tasks' order (:func:`engine_games` by default)."""
 
 
 def play_match(
@@ -234,12 +279,15 @@ def play_match(
     jobs: int = 1,
     finished: Iterable[dict[str, Any]] = (),
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    on_line: Callable[[bytes], object] | None = None,
     player: GamePlayer | None = None,
     until: Callable[[MatchResult], bool] | None = None,
 ) -> MatchResult:
     """Play the games of ``plan`` not among ``finished`` records, on ``jobs`` processes; tally them all.
 
-    ``on_record`` gets each new game's record, in game order. With deterministic bots the
+    ``on_record`` gets each new game's record, in game order, and ``on_line`` the same as the
+    line a record file holds (what a writer wants: the line as a worker sent it, not read
+    into a record and written again). With deterministic bots the
     result is the same for any ``jobs``. ``player`` plays them another way than through
     the engine in this process (``setback match --via-server`` passes one that plays them
     through a real server over TCP, ``jobs`` tables at a time, as ``cmd:`` bots need;
@@ -258,10 +306,12 @@ def play_match(
     if indexes and (until is None or not until(result)):
         records = (player or engine_records)(plan, indexes, jobs)
         try:
-            for record in records:
-                result.add(record)
+            for played in records:
+                result.add(played.digest)
+                if on_line is not None:
+                    on_line(played.line)
                 if on_record is not None:
-                    on_record(record)
+                    on_record(played.record)
                 if until is not None and until(result):
                     break
         finally:
@@ -273,24 +323,36 @@ def play_match(
     return result
 
 
-def engine_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
-    """The records of ``plan``'s games ``indexes``, played through the engine on ``jobs`` processes, in order."""
+def engine_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[Played]:
+    """``plan``'s games ``indexes``, played through the engine on ``jobs`` processes, in order."""
     return engine_games([(plan, index) for index in indexes], jobs)
 
 
-def run_task(task: GameTask) -> dict[str, Any]:
-    """The record of one task's game (:func:`run_game`)."""
+def run_task(task: GameTask) -> Played:
+    """One task's game (:func:`run_game`)."""
     plan, index = task
-    return run_game(plan, index)
+    return Played.of(run_game(plan, index))
 
 
-def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
-    """The records of ``tasks``' games, played through the engine on ``jobs`` processes, in order."""
+CHUNK_MAX = 16
+"""The most games a worker process is handed at once (:func:`chunk_size`)."""
+
+
+def chunk_size(games: int, jobs: int) -> int:
+    """How many games a worker of ``jobs`` is handed at once, of ``games``: each handing costs
+    the parent a round trip through the pool (a tenth of a millisecond and more of its time,
+    a fifth of a fast game's), so up to :data:`CHUNK_MAX`, while every worker still gets at
+    least 32 chunks, so that the others wait little for the last (half a chunk, on average)."""
+    return max(1, min(CHUNK_MAX, games // (32 * jobs)))
+
+
+def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
+    """``tasks``' games, played through the engine on ``jobs`` processes, in order."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if jobs == 1 or len(tasks) < 2:
-        for plan, index in tasks:
-            yield run_game(plan, index)
+        for task in tasks:
+            yield run_task(task)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -298,7 +360,7 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any
         context.set_forkserver_preload([__name__])
     pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
     try:
-        yield from pool.imap(run_task, tasks)
+        yield from pool.imap(run_task, tasks, chunk_size(len(tasks), jobs))
     except BaseException as exc:  # Ctrl-C above all: the workers stop now, not after their games
         if isinstance(exc, KeyboardInterrupt):
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough; a second would cut this short

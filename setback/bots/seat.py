@@ -36,14 +36,12 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, replace
-from itertools import repeat
-from operator import is_
 from pathlib import Path
 from typing import Any
 
 import structlog
 
-from setback.bots.base import Bot, BotFailedError
+from setback.bots.base import Bot, BotStuckError
 from setback.engine import Action, Bid, Pass, Phase, Play, View
 
 log = structlog.get_logger(__name__)
@@ -66,6 +64,11 @@ class Limits:
     def __post_init__(self) -> None:
         if self.decision is not None and self.decision <= 0:
             raise ValueError(f"the decision limit must be positive seconds, not {self.decision}")
+
+    def __reduce__(self) -> tuple[type[Limits], tuple[float | None]]:
+        """Pickled by its constructor (a match's plan goes to its worker processes): compiled,
+        a frozen class cannot be unpickled field by field."""
+        return Limits, (self.decision,)
 
 
 @dataclass
@@ -106,6 +109,15 @@ _METHODS = ("bid", "play", "on_game_start", "on_hand_start", "on_hand_end", "on_
 """A bot's methods that a seat calls."""
 
 
+def _is_legal(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Whether ``action`` is one of ``legal``: most bots answer with one of the view's own, found
+    by identity before any is compared (a decision of a fast bot takes less than a microsecond)."""
+    for one in legal:
+        if one is action:
+            return True
+    return action in legal
+
+
 def loop_running() -> bool:
     """Whether this thread runs an event loop now."""
     try:
@@ -120,11 +132,6 @@ async def _awaited(awaitable: Any) -> Any:
 
 
 _Job = tuple[Future[Any], Callable[[Any], Any], Any]
-
-
-class BotStuckError(BotFailedError):
-    """A bot's call still ran well after its game was over: every later game would share the
-    machine with it (a thread cannot be stopped), so a match stops instead."""
 
 
 STUCK_GRACE_SECONDS = 2.0
@@ -189,7 +196,7 @@ class BotSeat:
         self.limits = limits
         self.executor = executor
         self.clock = Clock()
-        self._thread: _Thread | None = None
+        self._own_thread: _Thread | None = None
         self._overrun: Future[Any] | None = None
         self._overrun_since = 0.0
         """When the call that overran was made (``time.monotonic``), and its limit."""
@@ -209,9 +216,18 @@ class BotSeat:
         """:meth:`decide` for a :attr:`direct` seat in a game played with no event loop (a view
         with no ``time_left``, as a direct seat has no limit): the same answer, without the cost
         of a coroutine."""
-        method = self.bot.play if view.phase is _PLAYING else self.bot.bid
+        bot = self.bot
+        method = bot.play if view.phase is _PLAYING else bot.bid
         start = _now()
-        return self._judged(self._call_now(method, view), view, method, start)
+        try:
+            answer = method(view)
+        except (Exception, SystemExit) as exc:
+            self._error(exc)
+            answer = FAILED
+        else:
+            if type(answer) not in _ACTIONS_TYPES and (inspect.isawaitable(answer) and not loop_running()):
+                answer = self._awaited_now(answer)
+        return self._judged(answer, view, method, start)
 
     def _asking(self, view: View) -> tuple[View, float | None, Callable[[View], Any]]:
         """The view as the bot is to see it (its ``time_left`` filled in), the limit, and the method to ask."""
@@ -237,7 +253,7 @@ class BotSeat:
                                   "view.legal (or parse_action's result)"))
             return fallback(view)
         action: Action = answer
-        if not any(map(is_, view.legal, repeat(action))) and action not in view.legal:  # (the first: no __eq__)
+        if not _is_legal(action, view.legal):
             self._error(ValueError(f"{action} is not legal; legal: {', '.join(map(str, view.legal))}"))
             return fallback(view)
         return action
@@ -256,13 +272,13 @@ class BotSeat:
 
     def close(self) -> None:
         """Let the seat's thread end once it is idle."""
-        if self._thread is not None:
-            self._thread.close()
+        if self._own_thread is not None:
+            self._own_thread.close()
 
     def check_not_stuck(self) -> None:
         """Once the game is over: :class:`BotStuckError` if a call that overran is still
         running :data:`STUCK_GRACE_SECONDS` (or twice the limit) later."""
-        overrun, thread = self._overrun, self._thread
+        overrun, thread = self._overrun, self._own_thread
         if overrun is None or thread is None:
             return
         grace = max(STUCK_GRACE_SECONDS, 2 * self._overrun_limit)
@@ -307,9 +323,9 @@ class BotSeat:
                     if self.executor is not None:
                         future = self.executor.submit(method, argument)
                     else:
-                        if self._thread is None:
-                            self._thread = _Thread(f"bot-seat-{self.seat}")
-                        future = self._thread.submit(method, argument)
+                        if self._own_thread is None:
+                            self._own_thread = _Thread(f"bot-seat-{self.seat}")
+                        future = self._own_thread.submit(method, argument)
                     answer = await asyncio.wrap_future(future)
                     if inspect.isawaitable(answer):
                         answer = await answer
@@ -332,9 +348,18 @@ class BotSeat:
         (a game played without one) awaited on a loop of its own."""
         try:
             given = method(argument)
-            if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given) or loop_running():
-                return given
-            return asyncio.run(_awaited(given))
+        except (Exception, SystemExit) as exc:
+            self._error(exc, decision)
+            return FAILED
+        if type(given) in _PLAIN_ANSWERS or not inspect.isawaitable(given) or loop_running():
+            return given
+        return self._awaited_now(given, decision)
+
+    def _awaited_now(self, awaitable: Any, decision: bool = True) -> Any:
+        """What ``awaitable`` (a plain method's answer) gives, awaited on a loop of its own (none is
+        running), or FAILED after counting its failure."""
+        try:
+            return asyncio.run(_awaited(awaitable))
         except (Exception, SystemExit) as exc:
             self._error(exc, decision)
             return FAILED

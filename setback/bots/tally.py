@@ -43,23 +43,37 @@ def paired_interval(rates: list[float], z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
+class OpenSkill:
+    """OpenSkill (Plackett-Luce) ratings of bots, brought up to date game by game."""
+
+    def __init__(self, names: list[str]) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=name) for name in names]
+
+    def add(self, sides: list[list[int]], winner: int) -> None:
+        """One game: the bots (by their place in ``names``) of each side, and the winning side,
+        ranked first, every other side second."""
+        teams = [[self.ratings[b] for b in bots] for bots in sides if bots]
+        ranks: list[float] = [1 if side == winner else 2 for side, bots in enumerate(sides) if bots]
+        for bots, rated in zip([b for b in sides if b], self.model.rate(teams, ranks=ranks), strict=True):
+            for b, rating in zip(bots, rated, strict=True):
+                self.ratings[b] = rating
+
+    def mu_sigma(self) -> list[tuple[float, float]]:
+        return [(rating.mu, rating.sigma) for rating in self.ratings]
+
+
 def openskill_ratings(
     names: list[str], games: list[tuple[list[list[int]], int]]
 ) -> list[tuple[float, float]]:
     """Each bot's OpenSkill (Plackett-Luce) rating, mu and sigma, after ``games`` in order:
-    each game the bots of each side (by their place in ``names``) and the winning side,
-    ranked first, every other side second."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = [model.rating(name=name) for name in names]
+    each game the bots of each side (by their place in ``names``) and the winning side."""
+    rater = OpenSkill(names)
     for sides, winner in games:
-        teams = [[ratings[b] for b in bots] for bots in sides if bots]
-        ranks: list[float] = [1 if side == winner else 2 for side, bots in enumerate(sides) if bots]
-        for bots, rated in zip([b for b in sides if b], model.rate(teams, ranks=ranks), strict=True):
-            for b, rating in zip(bots, rated, strict=True):
-                ratings[b] = rating
-    return [(rating.mu, rating.sigma) for rating in ratings]
+        rater.add(sides, winner)
+    return rater.mu_sigma()
 
 
 @dataclass
@@ -147,9 +161,17 @@ class MatchResult:
     """In a duplicate match of two bots, the first bot's finished deals (both games played)
     by its wins in them: none, one, both (what a sequential test counts)."""
 
+    rater: OpenSkill | None = field(default=None, repr=False, compare=False)
+    """At tables of three or more bots, the ratings of games ``0`` to ``rated - 1``, brought up to
+    date as the games come (in a match played in order, every game as it comes: the workers
+    play on meanwhile, where a rating of every game at the end would keep them waiting)."""
+    rated: int = field(default=0, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         if not self.stats:
             self.stats = [BotStats(spec, bot_name(spec), duplicate=self.plan.duplicate) for spec in self.plan.specs]
+        if len(self.plan.specs) > 2 and self.rater is None:
+            self.rater = OpenSkill([s.spec for s in self.stats])
 
     def add(self, record: dict[str, Any]) -> None:
         """Count one game from its record."""
@@ -164,6 +186,10 @@ class MatchResult:
             self.stats[b].clock.add(Clock(**record["match"]["clock"][seat]))
         self.sides[record["match"]["game"]] = (bots_of_side, winner)
         self.games += 1
+        if self.rater is not None:
+            while (game := self.sides.get(self.rated)) is not None:
+                self.rater.add(*game)
+                self.rated += 1
         deal = record["match"]["deal"]
         for side, bots in enumerate(bots_of_side):
             for b in bots:
@@ -191,7 +217,10 @@ class MatchResult:
 
     def rate(self) -> None:
         """OpenSkill (Plackett-Luce) ratings from every game in index order, winners first."""
-        rated = openskill_ratings([s.spec for s in self.stats], [self.sides[i] for i in sorted(self.sides)])
+        if self.rater is not None and self.rated == len(self.sides):
+            rated = self.rater.mu_sigma()
+        else:  # (a game is missing before some others: rated from scratch in the games' order)
+            rated = openskill_ratings([s.spec for s in self.stats], [self.sides[i] for i in sorted(self.sides)])
         for stats, rating in zip(self.stats, rated, strict=True):
             stats.rating = rating
 

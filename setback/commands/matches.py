@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from setback import logs
 from setback.bots.base import BotFailedError
-from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with, record_line
+from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with
 from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
@@ -181,16 +181,16 @@ def run_match_command(args: argparse.Namespace, rules: Rules) -> int:
             progress = progress_bar(args, stack, "match")
             task = progress.add_task("", total=plan.games, completed=len(finished)) if progress else None
 
-            def on_record(record: dict[str, Any]) -> None:
+            def on_line(line: bytes) -> None:
                 if out is not None:
-                    out.write(record_line(record))
+                    out.write(line)
                     out.flush()
                 if progress is not None and task is not None:
                     progress.advance(task)
 
             stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
             result = run_match(
-                plan, jobs=args.jobs or 1, finished=finished, on_record=on_record, player=player,
+                plan, jobs=args.jobs or 1, finished=finished, on_line=on_line, player=player,
                 until=decided if sprt is not None else None,
             )
     except BotFailedError as exc:

@@ -15,7 +15,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from setback.bots.base import BotFailedError
-from setback.bots.match import GameTask, TaskPlayer, engine_games, record_line
+from setback.bots.match import GameTask, Played, TaskPlayer, engine_games
 from setback.bots.registry import EXTERNAL, bot_name
 from setback.bots.tournament import FORMATS, TournamentPlan, TournamentResult, take_finished, tournament_tasks
 from setback.commands.common import (
@@ -79,12 +79,12 @@ def run_tournament_command(args: argparse.Namespace) -> int:
             progress = progress_bar(args, stack, "tournament")
             bar = progress.add_task("", total=total, completed=result.games) if progress else None
             stack.enter_context(contextlib.redirect_stdout(sys.stderr))  # what bots print is not the result
-            for (number, _), record in zip(tasks, play([task for _, task in tasks], args.jobs or 1), strict=True):
-                record["tournament"] = plan.tournament_fields(number)
-                result.add(number, record)
+            for (number, _), game in zip(tasks, play([task for _, task in tasks], args.jobs or 1), strict=True):
+                played = game.with_fields(tournament=plan.tournament_fields(number))
+                result.add(number, played.digest)
                 if outs:
                     out = outs[files[number]]
-                    out.write(record_line(record))
+                    out.write(played.line)
                     out.flush()
                 if progress is not None and bar is not None:
                     progress.advance(bar)
@@ -115,7 +115,7 @@ def _player(args: argparse.Namespace, plan: TournamentPlan) -> TaskPlayer:
         return engine_games
     from setback.bots.cluster import ray_games, start_ray
 
-    def on_ray(tasks: Sequence[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
+    def on_ray(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
         stop = start_ray(args.ray or None, args.jobs, plan.specs)
         try:
             yield from ray_games(tasks, jobs)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.external import run_program
-from setback.bots.match import MatchPlan, match_fields
+from setback.bots.match import MatchPlan, Played, match_fields
 from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, hello_name
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
@@ -38,11 +38,12 @@ SIT_DOWN_SECONDS = 30.0
 """How long every bot of a game has to take its seat before the match stops with an error."""
 
 
-def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[dict[str, Any]]:
-    """The records of games ``indexes`` of ``plan``, played through a server, in order."""
+def via_server_records(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[Played]:
+    """Games ``indexes`` of ``plan``, played through a server, in order."""
     with tempfile.TemporaryDirectory(prefix="setback-match-") as folder:
         records = asyncio.run(_play_all(plan, indexes, max(1, jobs), Path(folder) / "match.sqlite3"))
-    yield from records
+    for record in records:
+        yield Played.of(record)
 
 
 async def _play_all(plan: MatchPlan, indexes: list[int], jobs: int, db: Path) -> list[dict[str, Any]]:
