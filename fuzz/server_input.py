@@ -5,7 +5,7 @@ sockets: a recording transport), after an optional hello and a seat at a table w
 game in play. Nothing may escape as an exception; every byte the server writes back must
 decode as a valid server message; none may hold a card the peer could not see.
 
-Long runs: ``pip install atheris`` then ``python fuzz/server_input.py -runs=1000000``
+Long runs: ``pip install atheris`` then ``mkdir corpus; python fuzz/server_input.py corpus -runs=1000000 -max_len=512``
 (libFuzzer options apply). Without atheris, ``python fuzz/server_input.py N`` runs N
 seeded random inputs, and the test suite runs a few hundred that way.
 """
