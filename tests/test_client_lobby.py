@@ -158,8 +158,10 @@ async def test_a_table_of_bots_only_is_watched_and_plays_on() -> None:
                         timeout=60)
             assert game_of(app).hand == []
             assert "watching" in screen_text(app)
-            footer = screen_text(app).splitlines()[-1]  # a spectator is offered no play keys
-            assert "leave" in footer and "⏎" not in footer and "ready" not in footer
+            # a spectator is offered no play keys (the footer is drawn again as the new game starts)
+            await until(pilot, lambda: "leave" in screen_text(app).splitlines()[-1], "the spectator's footer")
+            footer = screen_text(app).splitlines()[-1]
+            assert "⏎" not in footer and "ready" not in footer
             assert any("Bots hold every seat: you watch." in entry.line for entry in app.state.log)
 
 
