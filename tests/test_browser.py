@@ -39,6 +39,8 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
 PACE = 0.2
+MOVE_MS = 2000
+"""How long a move's click waits for its button (one that went away is looked for again)."""
 """The page's pauses after a card, a trick and a hand, as a share of a person's (tests need not wait)."""
 CARD = re.compile(r"^(10|[2-9JQKA])[CDHS]$")
 HOSTILE_NAME = '<img src=x onerror="document.title=1">'
@@ -159,16 +161,19 @@ async def create(visitor: Guest, players: int = 4, bots: int | None = None) -> N
 
 async def move(visitor: Guest) -> bool:
     """Make this page's move if it is to act (pass or the lowest bid; the first card it may
-    play); whether it moved."""
+    play); whether it moved.
+
+    A button seen can be gone by the time it is clicked (the page redraws once its move is
+    sent, and the hand's last card brings the summary, not another turn): then it did not
+    move, and the caller looks again."""
     page = visitor.page
-    bid = page.locator("#actions button.bid")
-    if await bid.count():
-        await bid.first.click()
-        return True
-    card = page.locator("#hand button.playable")
-    if await card.count():
-        await card.first.click()
-        return True
+    for target in (page.locator("#actions button.bid"), page.locator("#hand button.playable")):
+        if await target.count():
+            try:
+                await target.first.click(timeout=MOVE_MS)
+            except playwright_api.TimeoutError:
+                return False
+            return True
     return False
 
 
@@ -241,9 +246,9 @@ async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path
         keyed = shot = False
         async with asyncio.timeout(90):
             while not await page.locator(".panel.summary").count():
-                bids = page.locator("#actions button.bid")
-                if await bids.count():
-                    offered = [await b.get_attribute("data-action") for b in await bids.all()]
+                offered = await page.locator("#actions button.bid").evaluate_all(
+                    "buttons => buttons.map((b) => b.dataset.action)")  # at one instant: the bar redraws
+                if offered:
                     decide = next(f for f in reversed(ann.frames) if f["type"] == "decide")
                     assert offered == [a for a in decide["view"]["legal"] if not a.startswith("play")]
                 playable = page.locator("#hand button.playable")
@@ -255,13 +260,15 @@ async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path
                     if await blocked.count():  # a card that cannot follow says why
                         await blocked.first.click(force=True)  # (aria-disabled: Playwright would wait)
                         await page.locator("#notice", has_text="cannot be played").wait_for()
-                if await playable.count() and not keyed:  # a desktop plays by keys too
-                    hand = [await c.get_attribute("data-card") for c in await page.locator("#hand .card").all()]
-                    legal = await playable.first.get_attribute("data-card")
-                    await page.keyboard.press(str(hand.index(legal) + 1))
-                    keyed = True
-                    await asyncio.sleep(0.1)
-                    continue
+                if not keyed:  # a desktop plays by keys too
+                    hand = await page.locator("#hand .card").evaluate_all(
+                        "cards => cards.map((c) => [c.dataset.card, c.classList.contains('playable')])")
+                    legal = [card for card, ok in hand if ok]
+                    if legal:
+                        await page.keyboard.press(str([card for card, _ in hand].index(legal[0]) + 1))
+                        keyed = True
+                        await asyncio.sleep(0.1)
+                        continue
                 if not await move(ann):
                     await asyncio.sleep(0.1)
         summary = await ann.text_of(".panel.summary")
@@ -412,8 +419,8 @@ async def test_a_guest_makes_a_club_table_and_its_summary_tells_the_club_options
         await page.locator("#table-log", has_text="bids from 2 · dealer may steal · low captured").wait_for()
         async with asyncio.timeout(90):
             while not await page.locator(".panel.summary").count():
-                bids = page.locator("#actions button.bid")
-                offered = [await b.get_attribute("data-action") for b in await bids.all()]
+                offered = await page.locator("#actions button.bid").evaluate_all(
+                    "buttons => buttons.map((b) => b.dataset.action)")
                 assert "bid 1" not in offered
                 if not await move(ann):
                     await asyncio.sleep(0.1)
