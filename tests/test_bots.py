@@ -78,7 +78,9 @@ def test_sampled_hands_agree_with_what_the_seat_knows(
 
 
 def test_search_keeps_to_its_time_budget() -> None:
-    """With a 20 ms budget no decision takes more than ten times that (a generous bound, not a benchmark)."""
+    """With a 20 ms budget no decision takes more than ten times that (a generous bound, not a
+    benchmark). Counted in this thread's CPU time: a search past its deadline spends it, while
+    a busy machine that holds the thread back does not."""
     bot = SearchBot(3, budget_ms=20)
     for players, teams in ((2, None), (4, 2), (7, None)):
         game = Game(Rules(players=players, teams=teams), players)
@@ -86,20 +88,21 @@ def test_search_keeps_to_its_time_budget() -> None:
             if game.is_over:
                 break
             view = game.view(game.to_act)
-            start = time.perf_counter()
+            start = time.thread_time()
             action = ask(bot, view)
-            assert time.perf_counter() - start < 0.2
+            assert time.thread_time() - start < 0.2
             assert action in view.legal
             game.apply(view.legal[0])
 
 
 def test_search_stops_at_the_tables_clock() -> None:
-    """A view whose clock has little time left cuts the search short of its own budget."""
+    """A view whose clock has little time left cuts the search short of its own budget (in CPU
+    time, as above)."""
     game = Game(Rules(players=3), 9)
     view = game.view(game.to_act)
-    start = time.perf_counter()
+    start = time.thread_time()
     SearchBot(1, budget_ms=5000).bid(replace(view, time_left=0.02))
-    assert time.perf_counter() - start < 0.5
+    assert time.thread_time() - start < 0.5
 
 
 def test_search_with_a_playout_budget_is_reproducible() -> None:
