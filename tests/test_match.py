@@ -197,3 +197,35 @@ def test_match_table_shows_clock_and_ratings(capsys: pytest.CaptureFixture[str])
         main(["match", "heuristic", "random", "--games", "4", "--seed", "1"])
     table = capsys.readouterr().out
     assert "ms/decision" in table and "timeouts" in table and "4 games, seed 1" in table
+
+
+CRASHING_BOT = '''
+import os
+
+from setback.bots.base import RandomBot
+
+
+class Crasher(RandomBot):
+    """Plays the bidding, then takes its worker process down with it (as a crash in a C
+    library, or the system killing it for its memory, would)."""
+
+    def play(self, view):
+        os._exit(3)
+'''
+
+
+def test_a_worker_process_that_dies_stops_the_match_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that kills its worker process does not leave --jobs 2 waiting forever for the
+    games that worker held: the match stops with status 1 and says what happened and what
+    was kept."""
+    (tmp_path / "crasher.py").write_text(CRASHING_BOT)
+    out = tmp_path / "games.jsonl"
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", f"{tmp_path / 'crasher.py'}:Crasher", "random", "--games", "200", "--jobs", "2",
+              "--out", str(out)])  # handed 3 games at a time
+    assert exit_.value.code == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert "a worker process died while playing its games" in lines[-1]
+    assert f"0 of 200 games kept in {out}" in lines[-1]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_match import CRASHING_BOT
 
 from setback.cli import main
 
@@ -64,3 +65,18 @@ def test_a_bot_file_outside_the_folder_cannot_reach_the_workers(
         main(["match", f"{tmp_path / 'last.py'}:Last", "random", "--ray"])
     assert exit_.value.code == 2
     assert "by a path inside this folder" in capsys.readouterr().err
+
+
+def test_a_ray_worker_that_dies_stops_the_match_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that kills its Ray worker stops the match as a dead worker process of --jobs
+    does: status 1, one line saying so and what was kept, no traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "crasher.py").write_text(CRASHING_BOT)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "crasher.py:Crasher", "random", "--games", "4", "--ray", "--out", "games.jsonl"])
+    assert exit_.value.code == 1
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("setback match: a Ray worker died while playing a game")
+    assert "0 of 4 games kept in games.jsonl" in last

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from setback.bots.match import GamePlayer, GameTask, MatchPlan, Played, run_task
+from setback.bots.match import GamePlayer, GameTask, MatchPlan, Played, WorkerDiedError, run_task
 from setback.bots.registry import BUILTIN, EXTERNAL
 
 EXTRA = "pip install 'setback[cluster]'"
@@ -120,6 +120,11 @@ def ray_games(tasks: Sequence[GameTask], jobs: int = 0) -> Iterator[Played]:
             except ray.exceptions.RayTaskError as exc:  # the game's own error, as --jobs would raise it
                 cause = exc.cause
                 raise (cause if isinstance(cause, BaseException) else exc) from None
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError,
+                    ray.exceptions.NodeDiedError) as exc:  # as a dead worker process of --jobs
+                raise WorkerDiedError(f"a Ray worker died while playing a game ({type(exc).__name__}): "
+                                      "a bot crashed it or called os._exit, or its machine killed it "
+                                      "or went away") from None
             following = next(waiting, None)
             if following is not None:
                 pending.append(remote.remote(following))

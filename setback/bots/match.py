@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import IMapIterator
 from typing import Any
 
 import msgspec
@@ -358,9 +360,12 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:  # the server imports the runner once; each worker starts from it, warm
         context.set_forkserver_preload([__name__])
-    pool = context.Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
+    started = context.SimpleQueue()  # each worker's pid as it starts: one more than jobs is a death
+    pool = context.Pool(jobs, initializer=_start_worker, initargs=(started,))
     try:
-        yield from pool.imap(run_task, tasks, chunk_size(len(tasks), jobs))
+        size = chunk_size(len(tasks), jobs)
+        chunks = [tasks[start:start + size] for start in range(0, len(tasks), size)]
+        yield from _watched(pool.imap(run_chunk, chunks), started, jobs)
     except BaseException as exc:  # Ctrl-C above all: the workers stop now, not after their games
         if isinstance(exc, KeyboardInterrupt):
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # one Ctrl-C is enough; a second would cut this short
@@ -372,9 +377,45 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
         pool.join()
 
 
-def _leave_ctrl_c_to_the_parent() -> None:
-    """In a worker: Ctrl-C reaches the whole process group, but only the parent acts on it
-    (it stops the workers), so a worker prints no traceback and none is left behind. What
-    its bots print goes to stderr: stdout is the match's result."""
+class WorkerDiedError(BotFailedError):
+    """A worker process of the match died (a bot crashed it, called ``os._exit``, or the
+    system killed it, out of memory above all): its games are lost, so the match stops."""
+
+
+WATCH_SECONDS = 1.0
+"""How long the parent waits for the next game before it looks whether a worker died."""
+
+
+def run_chunk(tasks: Sequence[GameTask]) -> list[Played]:
+    """A worker's share of games handed at once (:func:`chunk_size`), played in order."""
+    return [run_task(task) for task in tasks]
+
+
+def _watched(chunks: IMapIterator[list[Played]], started: Any, jobs: int) -> Iterator[Played]:
+    """The games of ``chunks`` from a pool of ``jobs`` workers, until one of them is found
+    dead. A pool starts a new worker for one that died and never hands out the games it
+    held, so waiting on would wait forever: :class:`WorkerDiedError` instead, once the next
+    chunk is late and more workers have started than the pool was made with."""
+    pids: list[int] = []
+    while True:
+        try:
+            yield from chunks.next(WATCH_SECONDS)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            while not started.empty():
+                pids.append(started.get())
+            if len(pids) > jobs:
+                raise WorkerDiedError(
+                    "a worker process died while playing its games: a bot crashed it or called "
+                    "os._exit, or the system killed it (out of memory?)") from None
+
+
+def _start_worker(started: Any) -> None:
+    """In a worker as it starts: say so (its pid), for :func:`_watched`. Ctrl-C reaches the
+    whole process group, but only the parent acts on it (it stops the workers), so a worker
+    prints no traceback and none is left behind. What its bots print goes to stderr: stdout
+    is the match's result."""
+    started.put(os.getpid())
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.stdout = sys.stderr
