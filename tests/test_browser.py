@@ -111,6 +111,17 @@ async def guest(browser: Any, url: str, viewport: dict[str, int] = LAPTOP) -> As
     """A page in a context of its own at ``url``; at the end, no script error and no refused
     file or script (a CSP breach is a console error)."""
     context = await browser.new_context(viewport=viewport)
+    visitor = await open_tab(context, url)
+    try:
+        yield visitor
+    finally:
+        await context.close()
+    assert visitor.errors == []
+
+
+async def open_tab(context: Any, url: str) -> Guest:
+    """A new page (a tab) of ``context`` (a browser, with its storage) at ``url``, keeping
+    what it receives and its script errors."""
     page = await context.new_page()
     visitor = Guest(page)
 
@@ -126,11 +137,7 @@ async def guest(browser: Any, url: str, viewport: dict[str, int] = LAPTOP) -> As
     page.on("dialog", lambda dialog: visitor.errors.append(f"a dialog opened: {dialog.message}"))
     page.on("websocket", on_socket)
     await page.goto(url)
-    try:
-        yield visitor
-    finally:
-        await context.close()
-    assert visitor.errors == []
+    return visitor
 
 
 def page_url(server: Server) -> str:
@@ -320,6 +327,35 @@ async def test_two_guests_play_together_and_a_reload_comes_back(browser: Any, sh
         await bob.screenshot(shots / "hand-summary-360x640.png")
         assert await bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert_only_seen_cards(bob.frames, seat=3)
+
+
+async def test_a_tab_closed_by_mistake_opens_again_at_its_seat(browser: Any, shots: Path) -> None:
+    """A phone's tab swiped away during a game: the same browser opening the address again sits
+    at the seat the tab left, while a tab opened beside a live one is another player."""
+    async with serving() as server:
+        context = await browser.new_context(viewport=PHONE)
+        try:
+            first = await open_tab(context, page_url(server))
+            await enter(first, "ann")
+            await create(first, players=2, bots=1)
+            await first.page.locator("#felt .seat.me", has_text="ann").wait_for()
+            second = await open_tab(context, page_url(server))  # the name is kept: it enters by itself
+            await second.page.locator("#lobby").wait_for()
+            await second.page.locator(".table-card .watch").first.wait_for()
+            assert not [f for f in second.frames if f.get("type") in ("joined", "snapshot")]
+            assert not [f for f in first.frames if f.get("type") == "error"]
+            tabs = [first, second]
+            await first.page.close()
+            third = await open_tab(context, page_url(server))
+            tabs.append(third)
+            await third.page.locator("#felt .seat.me", has_text="ann").wait_for()
+            assert await third.page.locator("#hand .card").count() > 0
+            await third.screenshot(shots / "tab-opened-again-360x640.png")
+            assert [f["seat"] for f in third.frames if f.get("type") == "joined"] == [
+                f["seat"] for f in first.frames if f.get("type") == "joined"]
+            assert [v.errors for v in tabs] == [[], [], []]
+        finally:
+            await context.close()
 
 
 async def slow_player(client: RawClient, seconds: float) -> None:

@@ -9,9 +9,15 @@ import { drawTable, setupTable, shownHand } from "./table.js";
 import { whyNot } from "./cards.js";
 
 const PROTOCOL = "1.3";
-const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password" };
+const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password", seats: "setback.seats" };
 // The name is kept in the browser; the seat's token, what is watched and the password in
-// this tab only, so that two tabs are two players (and a reload is the same one).
+// this tab only, so that two tabs are two players (and a reload is the same one). The
+// browser also keeps the seats its tabs hold, so that a tab closed by mistake (a phone's
+// swipe) can be opened again at its seat: a new tab takes a kept seat that no open tab
+// answers for (asked over a BroadcastChannel), the most recent first.
+const SEAT_KEPT_MS = 2 * 3600 * 1000;
+const SEATS_KEPT = 4;
+const ASK_MS = 250;
 
 const PAUSES = { card_played: 500, trick_won: 1500, hand_scored: 1500 };
 // How long the page lets a card, a finished trick and a hand's result be seen before it
@@ -47,7 +53,49 @@ state.token = sessionStorage.getItem(KEPT.token);
 const watched = sessionStorage.getItem(KEPT.watching);
 if (watched && !state.token) Object.assign(state, { table: watched, spectating: true });
 
-const ui = { chosen: null, drawing: false, inbox: [], holdUntil: 0, timer: null };
+const seatChannel = typeof BroadcastChannel === "function" ? new BroadcastChannel("setback.seats") : null;
+if (seatChannel) {
+  seatChannel.addEventListener("message", (event) => {
+    const asked = event.data && event.data.ask;
+    if (Array.isArray(asked) && state.token && asked.includes(state.token)) seatChannel.postMessage({ holds: state.token });
+  });
+}
+
+/** The seats this browser's tabs held lately, the most recent first. */
+function keptSeats() {
+  try {
+    const seats = JSON.parse(localStorage.getItem(KEPT.seats) || "[]");
+    return Array.isArray(seats) ? seats.filter((s) => s && typeof s.token === "string" && Date.now() - s.at < SEAT_KEPT_MS) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keep this tab's seat (a fresh time: it is still held) and forget the one it left. */
+function keepSeat(left) {
+  const seats = keptSeats().filter((s) => s.token !== state.token && s.token !== left);
+  if (state.token) seats.unshift({ token: state.token, at: Date.now() });
+  localStorage.setItem(KEPT.seats, JSON.stringify(seats.slice(0, SEATS_KEPT)));
+}
+
+/** The token of a kept seat no open tab holds (a tab closed at it), or null. */
+function seatLeftBehind() {
+  const seats = keptSeats();
+  if (!seatChannel || !seats.length) return Promise.resolve(null);
+  const held = new Set();
+  const listen = (event) => {
+    if (event.data && typeof event.data.holds === "string") held.add(event.data.holds);
+  };
+  seatChannel.addEventListener("message", listen);
+  seatChannel.postMessage({ ask: seats.map((s) => s.token) });
+  return new Promise((resolve) => setTimeout(() => {
+    seatChannel.removeEventListener("message", listen);
+    const free = seats.find((s) => !held.has(s.token));
+    resolve(free ? free.token : null);
+  }, ASK_MS));
+}
+
+const ui = { chosen: null, drawing: false, inbox: [], holdUntil: 0, timer: null, keptToken: null };
 let nextId = 1;
 
 const link = new Link(socketUrl(), {
@@ -123,6 +171,10 @@ function after(message) {
   }
   if (state.token) sessionStorage.setItem(KEPT.token, state.token);
   else sessionStorage.removeItem(KEPT.token);
+  if (state.token !== ui.keptToken) {
+    keepSeat(ui.keptToken);
+    ui.keptToken = state.token;
+  }
   if (state.spectating && state.table !== null) sessionStorage.setItem(KEPT.watching, state.table);
   else if (state.table !== null || state.link === "online") sessionStorage.removeItem(KEPT.watching);
   if (state.game && state.game.decision === null) ui.chosen = null;
@@ -244,6 +296,7 @@ function onKey(event) {
 document.addEventListener("keydown", onKey);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") link.check();
+  else if (state.token) keepSeat(null); // a tab is closed from hidden: the seat's time is now
 });
 window.addEventListener("online", () => link.check());
 setInterval(() => {
@@ -253,5 +306,13 @@ setInterval(() => {
 setupLobby(actions, () => state);
 setupTable(actions);
 byId("name").value = state.name;
-if (state.name) link.open();
+if (state.name && !state.token && !watched) {
+  seatLeftBehind().then((token) => {
+    if (token && !state.token && link.socket === null) {
+      state.token = token;
+      sessionStorage.setItem(KEPT.token, token);
+    }
+    if (link.socket === null) link.open();
+  });
+} else if (state.name) link.open();
 draw();
