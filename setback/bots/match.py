@@ -396,7 +396,7 @@ def _watched(chunks: IMapIterator[list[Played]], started: Any, jobs: int) -> Ite
     dead. A pool starts a new worker for one that died and never hands out the games it
     held, so waiting on would wait forever: :class:`WorkerDiedError` instead, once the next
     chunk is late and more workers have started than the pool was made with."""
-    pids: list[int] = []
+    workers = 0
     while True:
         try:
             yield from chunks.next(WATCH_SECONDS)
@@ -404,8 +404,9 @@ def _watched(chunks: IMapIterator[list[Played]], started: Any, jobs: int) -> Ite
             return
         except multiprocessing.TimeoutError:
             while not started.empty():
-                pids.append(started.get())
-            if len(pids) > jobs:
+                started.get()
+                workers += 1
+            if workers > jobs:
                 raise WorkerDiedError(
                     "a worker process died while playing its games: a bot crashed it or called "
                     "os._exit, or the system killed it (out of memory?)") from None

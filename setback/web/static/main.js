@@ -308,11 +308,8 @@ setupTable(actions);
 byId("name").value = state.name;
 if (state.name && !state.token && !watched) {
   seatLeftBehind().then((token) => {
-    if (token && !state.token && link.socket === null) {
-      state.token = token;
-      sessionStorage.setItem(KEPT.token, token);
-    }
-    if (link.socket === null) link.open();
+    if (token && link.socket === null) state.token = token; // (the name form may have connected meanwhile)
+    link.open();
   });
 } else if (state.name) link.open();
 draw();
