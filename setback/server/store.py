@@ -237,6 +237,11 @@ class NewerSchemaError(sqlite3.DatabaseError):
     not a records file this one can use (the command line says so in one line)."""
 
 
+class NotRecordsError(sqlite3.DatabaseError):
+    """The file is no setback server's records (another program's, an empty one given to a
+    reader, a schema that is no number): nothing is read from it, nor written into it."""
+
+
 class DamagedRecordError(ValueError):
     """A game's record in the file cannot be read, or does not replay: which game, and why.
 
@@ -406,19 +411,38 @@ def _game_row(row: _GameColumns, journaled: list[Recorded]) -> GameRow:
 class Store:
     """One SQLite file (``None``: in memory, for tests and throwaway servers)."""
 
-    def __init__(self, path: str | Path | None) -> None:
-        if path is not None and str(path) != ":memory:":
+    def __init__(self, path: str | Path | None, read_only: bool = False) -> None:
+        """``read_only``: for a reader (``setback history``...), which writes nothing into the
+        file, not even a schema: a file of an older schema is upgraded in memory only, and a
+        file that is not a server's records (an empty one too) is refused."""
+        if path is not None and str(path) != ":memory:" and not read_only:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path) if path is not None else ":memory:"
-        existed = self.path != ":memory:" and Path(self.path).exists()
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        if existed and self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
-            log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
-        self._migrate()
-        self.db.executescript(_SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        if read_only:
+            self.db = sqlite3.connect(
+                f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                check_same_thread=False,
+            )
+            version = self._schema()
+            if version is None:
+                raise NotRecordsError(f"{self.path} is empty: it holds no records")
+            if version < SCHEMA_VERSION:  # upgraded in a copy, the file left as it is
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                self.db.backup(copy)
+                self.db.close()
+                self.db = copy
+                self._migrate(version)
+        else:
+            existed = self.path != ":memory:" and Path(self.path).exists()
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            version = self._schema()
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            if existed and version is None:
+                log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
+            self._migrate(SCHEMA_VERSION if version is None else version)
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
         self.wake: Callable[[], None] | None = None
         """Called when a write is queued while none was: the server's turn ends with a commit
@@ -440,17 +464,36 @@ class Store:
         }
         self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
 
-    def _migrate(self) -> None:
-        """Bring a file of an older schema up to this one, a transaction a step."""
+    def _schema(self) -> int | None:
+        """The schema of the file's records (None: the file holds no tables at all, as a new
+        one): :class:`NotRecordsError` if it holds what a setback server does not write, or a
+        schema that is no schema number; :class:`NewerSchemaError` if its schema is newer."""
+        names = [name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )]
+        if not names:
+            return None
         row = None
-        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+        if "meta" in names:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        version = int(row[0]) if row else SCHEMA_VERSION
+        if row is None:
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise NotRecordsError(
+                f"{self.path} holds tables of another program ({shown}), not a setback server's records"
+            )
+        text = str(row[0]) if isinstance(row[0], str | int) else repr(row[0])
+        if not (text.isascii() and text.isdecimal() and len(text) <= 4):
+            raise NotRecordsError(f"{self.path} says its schema is {text[:20]!r}, which is no schema number")
+        version = int(text)
         if version > SCHEMA_VERSION:
             raise NewerSchemaError(
                 f"{self.path} has schema {version}, from a newer setback; this one reads up to schema "
                 f"{SCHEMA_VERSION}: open it with a setback as new as the one that wrote it"
             )
+        return version
+
+    def _migrate(self, version: int) -> None:
+        """Bring a file of the older schema ``version`` up to this one, a transaction a step."""
         if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
             self._migrate_1_to_2()
         if version <= 2:
