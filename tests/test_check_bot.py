@@ -12,7 +12,9 @@ import pytest
 
 from setback.cli import main
 from setback.conformance import run_checks
-from setback.conformance.checks import CHECKS, SESSIONS, decide_kind
+from setback.conformance.checks import CHECKS, SESSIONS, check_events, decide_kind
+from setback.conformance.sessions import Transcript
+from setback.conformance.tap import Heard
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).resolve().parent / "broken_bot.py"
@@ -42,6 +44,36 @@ def test_a_bot_that_ignores_pings_refusals_and_the_next_game_fails_those_checks(
     assert {"ping", "illegal answer", "stale request", "dropped connection", "server restart", "next game",
             "clock", "4 players, 2 games"} <= found
     assert {"handshake", "bid", "follow", "3 players", "7 players"}.isdisjoint(found)
+
+
+SDK_BOTS = Path(__file__).resolve().parent / "broken_sdk_bots.py"
+BROKEN_SDK = {
+    "Raises": ({"bid", "forced bid", "pitch", "lead", "follow", "void"}, "the bot raised RuntimeError: no "),
+    "PlaysZZ": ({"pitch", "lead", "follow", "void"}, "the bot returned 'play ZZ', not an action"),
+    "BidsZero": ({"bid", "forced bid"}, "the bot returned 'bid 0', not an action"),
+    "ReturnsNone": ({"bid", "forced bid", "pitch", "lead", "follow", "void"}, "the bot returned None, not an action"),
+    "Sleeps": ({"clock"}, "the bot did not answer within"),
+}
+
+
+@pytest.mark.parametrize("name", BROKEN_SDK)
+def test_a_broken_sdk_bot_fails_the_checks_whose_answers_the_sdk_replaced(name: str) -> None:
+    """The SDK's seat plays the fallback for a bot that raises, returns no legal action or is
+    too slow, so the wire shows only legal lines: the check that saw the replaced answer
+    fails all the same, saying what the bot did, and the others pass."""
+    checks, what = BROKEN_SDK[name]
+    verdicts = run_checks(f"{SDK_BOTS}:{name}")
+    failing = {v.name: v.detail for v in verdicts if not v.passed}
+    assert set(failing) == checks
+    assert all(what in detail and "in its place" in detail for detail in failing.values()), failing
+
+
+def test_the_events_check_fails_when_no_event_came() -> None:
+    """A bot that asks for events (by saying nothing of them) and got none never sat in a game."""
+    hello = {"type": "hello", "version": "1.3", "name": "b", "kind": "bot"}
+    heard = [Heard(0.0, "bot", 1, hello, json.dumps(hello))]
+    verdict = check_events([Transcript(SESSIONS[0], heard, [])])
+    assert not verdict.passed and "no event came" in verdict.detail
 
 
 def test_a_bot_that_plays_cards_it_does_not_hold_fails_the_checks_of_each_decision() -> None:

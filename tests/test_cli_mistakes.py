@@ -127,3 +127,10 @@ def test_a_table_that_fits_stays_a_table() -> None:
     print_rows(Console(file=out, width=80), "ratings", ["#", "player"], [["1", "ada"]], left={"player"})
     assert "player: ada" not in out.getvalue()
     assert "ada" in out.getvalue()
+
+
+def test_match_help_names_only_the_options_match_has(capsys: pytest.CaptureFixture[str]) -> None:
+    """`match` has no `--bots`: its help must not tell of one."""
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "--bots" not in capsys.readouterr().out

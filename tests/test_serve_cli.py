@@ -10,9 +10,14 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
+from test_cli_mistakes import fails
+from test_match_cli import run_cli
+from test_records_cli import play_rated_games
 from wire import RawClient, play_until_over, running_server
 
 from setback import compiled
@@ -133,6 +138,64 @@ def test_a_records_file_of_a_newer_setback_is_refused_in_one_line(tmp_path: Path
         done = run_setback(*args)
         assert done.returncode == 1, (args, done.stderr)
         assert done.stderr.count("\n") == 1 and "has schema 99" in done.stderr, (args, done.stderr)
+
+
+def _another_programs(path: Path) -> None:
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE people (name TEXT)")
+        raw.execute("INSERT INTO people VALUES ('ada')")
+
+
+def _schema_of(value: str) -> Callable[[Path], None]:
+    def write(path: Path) -> None:
+        Store(str(path)).close()
+        with closing(sqlite3.connect(path)) as raw, raw:  # closed: its WAL folded into the file
+            raw.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (value,))
+    return write
+
+
+NOT_RECORDS = {
+    "an empty file": (Path.touch, "is empty: it holds no records"),
+    "another program's SQLite file": (_another_programs, "holds tables of another program (people)"),
+    "a schema that is a word": (_schema_of("four"), "says its schema is 'four', which is no schema number"),
+    "a schema of 5,000 digits": (_schema_of("9" * 5000), "which is no schema number"),
+}
+
+
+@pytest.mark.parametrize(("make", "words"), NOT_RECORDS.values(), ids=NOT_RECORDS.keys())
+def test_the_readers_refuse_a_file_that_is_not_a_servers_records_and_write_nothing_into_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], None], words: str
+) -> None:
+    """`history`, `export` and `leaderboard` open the file read-only: one line naming the
+    file, status 1, and the file as it was (no schema written into it)."""
+    records = tmp_path / "records.sqlite3"
+    make(records)
+    before = records.read_bytes()
+    for args in (("history",), ("export", "--all"), ("leaderboard",)):
+        code, line = fails(capsys, *args, "--db", str(records))
+        assert code == 1 and str(records) in line and words in line, line
+    assert records.read_bytes() == before
+
+
+@pytest.mark.parametrize("make", [_another_programs, _schema_of("four")], ids=["another program's", "schema 'four'"])
+def test_serve_refuses_a_file_that_is_not_a_servers_records(tmp_path: Path, make: Callable[[Path], None]) -> None:
+    records = tmp_path / "records.sqlite3"
+    make(records)
+    done = run_setback("serve", "--port", "0", "--db", str(records), "--no-advertise")
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and str(records) in done.stderr, done.stderr
+
+
+def test_a_reader_of_an_older_schema_upgrades_a_copy_and_leaves_the_file_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "records.sqlite3"
+    asyncio.run(play_rated_games(records, games=1))
+    with sqlite3.connect(records) as raw:  # as schema 4 left it
+        raw.execute("ALTER TABLE journal DROP COLUMN games")
+        raw.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    assert len(json.loads(run_cli(capsys, "history", "--db", str(records), "--json"))) == 1
+    with sqlite3.connect(records) as raw:
+        assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("4",)
 
 
 async def test_a_bot_refused_its_seat_says_so_in_one_line() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -153,6 +154,74 @@ def test_a_journal_turn_that_cannot_be_read_is_the_loss_of_the_games_it_may_hold
         games = Store(db).finished_games()
     assert [g.id for g in games] == [last, first]
     assert [e["game"] for e in logs] == [damaged] and f"journal turn {turn}" in logs[0]["reason"]
+
+
+def _eight_tables_in_play(db: Path) -> tuple[list[int], int]:
+    """Eight tables each playing a game, their actions interleaved over many turns, then one
+    turn holding one action of one game alone: the games, and that turn."""
+    store = Store(db)
+    games = []
+    for number in range(8):
+        store.save_table(f"t{number}", number, "a table", {"rules": RULES})
+        games.append(store.start_game(f"t{number}", 1, number, RULES, ["a", "b"], False))
+    _play(store, {game_id: [] for game_id in games}, random.Random(3), 20)
+    store.add_action(games[5], 0, "pass", 0)
+    store.close()
+    with sqlite3.connect(db) as raw:
+        turn = int(raw.execute("SELECT MAX(turn) FROM journal").fetchone()[0])
+    _play(Store(db), {game_id: [] for game_id in games}, random.Random(4), 5)
+    return games, turn
+
+
+def test_a_cut_short_turn_of_one_tables_action_breaks_that_table_alone(tmp_path: Path) -> None:
+    """The turn cut short held one game's action: that game's table comes back broken, the
+    seven others whose games were in play at that turn come back whole."""
+    db = tmp_path / "s.sqlite3"
+    games, turn = _eight_tables_in_play(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE journal SET actions = substr(actions, 1, 10) WHERE turn = ?", (turn,))
+    tables = Store(db).open_tables()
+    assert [(t.id, t.game_id) for t in tables if t.damage] == [("t5", games[5])]
+    assert "journal turn" in str(tables[5].damage)
+    assert all(t.game is not None for t in tables if t.id != "t5")
+
+
+def test_a_cut_short_turn_of_many_games_costs_only_the_games_whose_actions_it_lost(tmp_path: Path) -> None:
+    """Eight games finish; one turn held actions of six of them and is cut in half: the games
+    whose every action in it lies before the cut read whole, the others are left out, named."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    games = [store.start_game(f"t{n}", 1, n, RULES, ["a", "b"], False) for n in range(8)]
+    _play(store, {game_id: [] for game_id in games}, random.Random(6), 10)
+    for game_id in games[:6]:  # the turn to damage: two actions each of six games
+        store.add_action(game_id, 0, "bid 2", 0)
+        store.add_action(game_id, 1, "pass", 0)
+    for number, game_id in enumerate(games):
+        store.finish_game(game_id, f"t{number}", 1, {"winner": 0})
+    store.close()
+    with sqlite3.connect(db) as raw:
+        turn, text = raw.execute("SELECT turn, actions FROM journal ORDER BY turn DESC LIMIT 1").fetchone()
+        raw.execute("UPDATE journal SET actions = ? WHERE turn = ?", (text[: len(text) // 2], turn))
+    entries = json.loads(text)
+    kept = text[: len(text) // 2]
+    kept_entries = json.loads(kept[: kept.rindex("]") + 1] + "]")
+    lost = {game_id for game_id in games if [e for e in entries if e[0] == game_id] != [
+        e for e in kept_entries if e[0] == game_id]}
+    with structlog.testing.capture_logs() as logs:
+        read = {g.id for g in Store(db).finished_games()}
+    assert read == set(games) - lost and 0 < len(lost) < 6
+    assert sorted(e["game"] for e in logs) == sorted(lost)
+    assert all(f"journal turn {turn}" in e["reason"] for e in logs)
+
+
+def test_a_turn_without_its_count_of_actions_is_the_loss_of_every_game_then_in_play(tmp_path: Path) -> None:
+    """A row of an older file (no ``games`` count) cut short may have held an action of any
+    game in play at its turn: each of them that it did not hold whole is lost."""
+    db = tmp_path / "s.sqlite3"
+    games, turn = _eight_tables_in_play(db)
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE journal SET actions = substr(actions, 1, 10), games = NULL WHERE turn = ?", (turn,))
+    assert [t.game_id for t in Store(db).open_tables() if t.damage] == games
 
 
 def test_a_table_whose_number_is_damaged_still_keeps_its_id_from_being_given_again(tmp_path: Path) -> None:

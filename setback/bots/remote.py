@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import structlog
 
 from setback.bots.base import Bot, GameStart
-from setback.bots.seat import BotSeat, Clock, Limits
+from setback.bots.seat import BotSeat, Clock, Limits, Replaced
 from setback.engine import Action, View
 from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import LinkClosedError, ServerLink
@@ -68,13 +68,15 @@ class SeatRefusedError(RuntimeError):
 async def play_remote(
     link: ServerLink, bot: Bot, seating: Seating, games: int | None = None, limit: float | None = None,
     reconnect_attempts: int = 30, clock: Clock | None = None, tokens: SeatTokens | None = None,
+    replaced: dict[int, Replaced] | None = None,
 ) -> int:
     """Play until ``games`` games are over (None: until the server closes for good); the games played.
 
     ``limit`` caps the bot's own time per decision (the table's clock caps it anyway);
     ``clock``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
     when given, keeps the seat's token, so that the bot, restarted, sits down again where
-    it was while the server holds its seat.
+    it was while the server holds its seat. ``replaced``, when given, gets each request the
+    SDK answered with the fallback, and what the bot did instead (``setback check-bot``).
     """
     where = str(link.address)
     kept = tokens.token(where, link.name) if tokens is not None else None
@@ -154,6 +156,8 @@ async def play_remote(
                         hand = view.hand_number
                         await agent.notify(bot.on_hand_start, view)
                     action = await agent.decide(view)
+                    if replaced is not None and agent.replaced is not None:
+                        replaced[request] = agent.replaced
                     answered = (request, view, action)
                     await link.send(Act(request=request, action=str(action)))
                 case EventMessage(event=HandScoredEvent(result=result)) if agent is not None:

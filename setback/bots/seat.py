@@ -71,6 +71,16 @@ class Limits:
         return Limits, (self.decision,)
 
 
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """A decision a seat answered with the fallback: what the bot did instead (``what``:
+    "raised ...", "returned ...", "did not answer within ..."), and whether it was too late
+    (else it raised, or gave no legal action)."""
+
+    what: str
+    late: bool
+
+
 @dataclass
 class Clock:
     """One seat's decisions in one game: how many, the seconds they took, the timeouts and errors."""
@@ -201,6 +211,8 @@ class BotSeat:
         self._overrun_since = 0.0
         """When the call that overran was made (``time.monotonic``), and its limit."""
         self._overrun_limit = 0.0
+        self.replaced: Replaced | None = None
+        """What the bot did instead, when the fallback was played for the last decision."""
 
     async def decide(self, view: View) -> Action:
         """The bot's action for ``view`` (its seat is to act), or the fallback when it fails.
@@ -208,6 +220,7 @@ class BotSeat:
         The decision's limit is the seat's, or the time ``view.time_left`` says is left (a
         server's clock, less a margin for the answer to get there), whichever is shorter."""
         view, limit, method = self._asking(view)
+        self.replaced = None
         start = _now()
         answer = await self._ask(method, view, limit)
         return self._judged(answer, view, method, start)
@@ -218,6 +231,7 @@ class BotSeat:
         of a coroutine."""
         bot = self.bot
         method = bot.play if view.phase is _PLAYING else bot.bid
+        self.replaced = None
         start = _now()
         try:
             answer = method(view)
@@ -249,11 +263,13 @@ class BotSeat:
             return fallback(view)
         if type(answer) not in _ACTIONS_TYPES and not isinstance(answer, Pass | Bid | Play):
             kind = type(answer).__name__
+            self.replaced = Replaced(f"returned {answer!r}, not an action", late=False)
             self._error(TypeError(f"{method.__name__}() returned a {kind}, {answer!r}, not an action: return one of "
                                   "view.legal (or parse_action's result)"))
             return fallback(view)
         action: Action = answer
         if not _is_legal(action, view.legal):
+            self.replaced = Replaced(f"returned {action}, not legal ({', '.join(map(str, view.legal))})", late=False)
             self._error(ValueError(f"{action} is not legal; legal: {', '.join(map(str, view.legal))}"))
             return fallback(view)
         return action
@@ -299,6 +315,8 @@ class BotSeat:
         if self._overrun is not None:
             if not self._overrun.done():
                 self.clock.timeouts += decision
+                if decision:
+                    self.replaced = Replaced("was still busy with an earlier call that overran its limit", late=True)
                 return FAILED
             self._overrun = None
         if limit is None and self.executor is None:  # no clock to keep: no thread either, at full speed
@@ -368,6 +386,8 @@ class BotSeat:
         """Count an error; log it with its traceback the first time this process sees it (the
         same bot, exception and place), since a match of a thousand games would repeat it."""
         self.clock.errors += decision
+        if decision and self.replaced is None:
+            self.replaced = Replaced(f"raised {type(exc).__name__}: {exc}", late=False)
         frames = traceback.extract_tb(exc.__traceback__)
         where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else str(exc)
         if _first_time((type(self.bot).__name__, type(exc).__name__, where)):
@@ -377,6 +397,8 @@ class BotSeat:
     def _timed_out(self, decision: bool, limit: float) -> None:
         """Count a timeout; log it the first time this process sees one of this bot."""
         self.clock.timeouts += decision
+        if decision:
+            self.replaced = Replaced(f"did not answer within {limit:g} s", late=True)
         if decision and _first_time((type(self.bot).__name__, "timeout")):
             log.warning("bot timed out", bot=type(self.bot).__name__, seat=self.seat, limit_ms=round(limit * 1000),
                         played="the fallback", later="counted, not logged")

@@ -358,7 +358,7 @@ def register(command: AddCommand) -> None:
     add_ray_argument(match)
     match.add_argument("--json", action="store_true", help="print the result as JSON")
     add_clock_argument(match)
-    add_rules_arguments(match)
+    add_rules_arguments(match, players="one per bot")
 
     watch = command("watch", cmd_watch, "play one game between bots and tell it hand by hand")
     watch.add_argument("bots", nargs="*", default=["heuristic"] * 4, metavar="BOT", help="bot SPECs, one a seat")

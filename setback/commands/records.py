@@ -26,7 +26,7 @@ def _store(args: argparse.Namespace) -> Any:
     path = args.db or str(places.default_db_path())
     if not Path(path).exists():
         raise ValueError(f"no records at {path} (give the server's --db)")
-    return Store(path)
+    return Store(path, read_only=True)
 
 
 def cmd_history(args: argparse.Namespace) -> int:

@@ -148,6 +148,9 @@ def check_kind(kind: str) -> Callable[[list[Transcript]], Verdict]:
                 view = answer.decide.message["view"]
                 if decide_kind(view) != kind or answer.request in exempt:
                     continue
+                replaced = transcript.replaced.get(answer.request)
+                if replaced is not None and not replaced.late:
+                    return Verdict(kind, False, _replaced(transcript, answer, replaced.what), expected)
                 if answer.act is None:
                     if not _answered_later(transcript, answer):
                         return Verdict(kind, False, f"no act for request {answer.request} ({transcript.session.name})",
@@ -165,6 +168,12 @@ def check_kind(kind: str) -> Callable[[list[Transcript]], Verdict]:
         return Verdict(kind, True, f"{seen} answered legally", expected)
 
     return check
+
+
+def _replaced(transcript: Transcript, answer: Answered, what: str) -> str:
+    """What an SDK bot did for a request its seat answered with the fallback."""
+    sent = f"; the SDK sent {answer.act.line} in its place" if answer.act is not None else ""
+    return f"request {answer.request} ({transcript.session.name}): the bot {what}{sent}"
 
 
 def _answered_later(transcript: Transcript, answer: Answered) -> bool:
@@ -289,7 +298,9 @@ def check_next_game(transcripts: list[Transcript]) -> Verdict:
             return Verdict("next game", False, "the first game never ended", expected)
         ready = _after(transcript, over.at, "ready")
         if ready is None:
-            return Verdict("next game", False, f"no ready within {REPLY_SECONDS:g} s of game_over", expected)
+            gone = (f"; the bot {transcript.ended_early} (enough for a match's table of one game, section 20, "
+                    "not for a table of several)") if transcript.ended_early else ""
+            return Verdict("next game", False, f"no ready within {REPLY_SECONDS:g} s of game_over{gone}", expected)
         if not transcript.finished:
             return Verdict("next game", False, "sent ready but did not finish the next game", expected)
         return Verdict("next game", True, f"sent {ready.line} and played the next game", expected)
@@ -306,6 +317,10 @@ def check_clock(transcripts: list[Transcript]) -> Verdict:
             limit = (answer.decide.message.get("clock") or {}).get("limit_ms")
             if limit is None or answer.request in exempt:
                 continue
+            replaced = transcript.replaced.get(answer.request)
+            if replaced is not None and replaced.late:
+                what = f"{replaced.what} (the decide's limit: {limit} ms)"
+                return Verdict("clock", False, _replaced(transcript, answer, what), expected)
             act = answer.act or next((h for h in from_bot(transcript.heard, "act") if h.at > answer.decide.at
                                       and h.message is not None and h.message.get("request") == answer.request), None)
             if act is None:
@@ -346,6 +361,11 @@ def check_events(transcripts: list[Transcript]) -> Verdict:
     if not isinstance(events, bool):
         return Verdict("events", False, f"events is {events!r}", expected)
     taken = sum(1 for t in transcripts for _ in to_bot(t.heard, "event"))
+    decides = sum(1 for t in transcripts for _ in to_bot(t.heard, "decide"))
+    if events and not taken:
+        return Verdict("events", False, "events on, yet no event came: the bot never sat in a game", expected)
+    if not events and not decides:
+        return Verdict("events", False, "events off, and no decide came: the bot never sat in a game", expected)
     return Verdict("events", True, f"events {'on' if events else 'off'}: {taken} events received", expected)
 
 

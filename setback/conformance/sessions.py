@@ -19,6 +19,7 @@ from typing import Any, Literal
 from setback.bots.external import run_program
 from setback.bots.registry import EXTERNAL, bot_factory, external_command
 from setback.bots.remote import Seating, play_remote
+from setback.bots.seat import Replaced
 from setback.conformance.tap import Heard, PassAll, Pipe, Tap
 from setback.link import Address, LinkClosedError, ServerLink
 from setback.protocol.messages import (
@@ -90,6 +91,9 @@ class Transcript:
     """How the bot ended before its games were over (exited, crashed), or None."""
     finished: bool = False
     """Whether every game of the session was over in time."""
+    replaced: dict[int, Replaced] = field(default_factory=dict)
+    """The requests an SDK bot's seat answered with the fallback, and what the bot did instead
+    (the lines on the wire are then the SDK's, not the bot's)."""
 
 
 class Faults(PassAll):
@@ -192,11 +196,13 @@ class BotUnderTest:
         else:
             bot_factory(spec)
 
-    async def play(self, port: int, table: str, seat: int, games: int) -> str:
-        """Play until the games are over (or until cancelled); how it ended."""
+    async def play(self, port: int, table: str, seat: int, games: int, replaced: dict[int, Replaced]) -> str:
+        """Play until the games are over (or until cancelled); how it ended. ``replaced`` gets
+        the requests an SDK bot's seat answered with the fallback, and what the bot did."""
         if not self.spec.startswith(EXTERNAL):
             link = ServerLink(Address("127.0.0.1", port), "check-bot", kind="bot")
-            played = await play_remote(link, bot_factory(self.spec)(self.seed), Seating(table, seat), games=games)
+            bot = bot_factory(self.spec)(self.seed)
+            played = await play_remote(link, bot, Seating(table, seat), games=games, replaced=replaced)
             return f"ended after {played} games"
         status = await run_program(self.spec, "127.0.0.1", port, table, seat, "check-bot")
         return f"exited with status {status}"
@@ -238,7 +244,7 @@ async def play_session(bot: BotUnderTest, session: Session, folder: Path, seed: 
     others = [asyncio.ensure_future(_pass_when_you_may(servers[0].port, table, seat))
               for seat in range(session.players - 1)] if session.passers else []
     transcript = Transcript(session, tap.heard, faults.struck)
-    playing = asyncio.ensure_future(bot.play(port, table, session.seat, session.games))
+    playing = asyncio.ensure_future(bot.play(port, table, session.seat, session.games, transcript.replaced))
 
     def over() -> int:
         return sum(1 for h in tap.heard if h.sender == "server" and not h.to_server and h.type == "game_over")

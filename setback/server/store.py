@@ -9,7 +9,9 @@ last commits (spec.md, "Durability").
 
 The actions of every game go to an append-only journal, one row a turn holding every
 action the turn took at every table (one insert a turn, not one a decision, is what keeps
-recording cheap on the server's hot path). A game's row names the turns its actions span,
+recording cheap on the server's hot path), and beside them how many each game took
+(``games``), so that a row cut short costs only the games whose actions it lost. A game's row
+names the turns its actions span,
 ``first_move`` to ``last_move`` (none while it is being played): reading a game reads those
 journal rows and keeps its own actions. Nothing is copied or deleted when a game ends, so
 a game's end costs its turn no more than any other turn. (Files of schema 3 and older kept
@@ -26,12 +28,15 @@ import contextlib
 import errno
 import hashlib
 import itertools
+import json
 import operator
 import os
+import re
 import sqlite3
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,7 +54,7 @@ except ImportError:  # Windows: no advisory locks; one server a file is then up 
 
 log = structlog.get_logger("setback.store")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CHECKPOINT_SECONDS = 2.0
 """How often the server's checkpoint thread folds the WAL into the database file. What a
 round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
@@ -70,7 +75,7 @@ CREATE TABLE IF NOT EXISTS moves (
 """Schema 2's journal, one row an action in rowid order: only read to migrate a file."""
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal (turn INTEGER PRIMARY KEY, actions TEXT NOT NULL, games TEXT);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, number INTEGER NOT NULL, name TEXT NOT NULL, options TEXT NOT NULL,
@@ -131,12 +136,96 @@ def _json(value: object) -> str:
     return msgspec.json.encode(value).decode()
 
 
-_JOURNAL = "INSERT INTO journal VALUES (?, ?)"
+_JOURNAL = "INSERT INTO journal (turn, actions, games) VALUES (?, ?, ?)"
 _journal_encoder = msgspec.json.Encoder()
-_journal_decoder = msgspec.json.Decoder(list[tuple[int, int, str, int | bool]])
-"""A journal row: game, seat, action, who chose it (older files may say false/true for 0/1)."""
+JournalEntry = tuple[int, int, str, int | bool]
+"""A journal row's action: game, seat, action, who chose it (older files may say false/true for 0/1)."""
+_journal_decoder = msgspec.json.Decoder(list[JournalEntry])
+_held_decoder = msgspec.json.Decoder(dict[int, int])
+"""A journal row's ``games``: how many of the row's actions each game took (files of schema 4
+and older have none)."""
 _IN_PLAY = "finished IS NULL AND actions IS NULL AND last_move IS NULL"
 """A game still being played (or, at start-up, one to take back): not finished, not abandoned."""
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A journal row, read as far as it can be: the actions that read, the games one of whose
+    actions does not (and why), and why the rest of the row cannot be read, if it cannot."""
+
+    entries: list[JournalEntry]
+    damaged: dict[int, str]
+    lost: str | None
+
+
+_entry_reader = json.JSONDecoder()
+_blanks = re.compile(r"[ \t\n\r]*")
+
+
+def _past_blanks(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` on ends."""
+    found = _blanks.match(text, at)
+    return found.end() if found else at
+
+
+def _read_turn(text: object) -> _Turn:
+    """A journal row's ``actions`` column, whole when it reads (one pass of msgspec), else
+    action by action up to where it cannot be read any more."""
+    try:
+        return _Turn(_journal_decoder.decode(text), {}, None)  # type: ignore[arg-type]
+    except (msgspec.DecodeError, TypeError) as exc:  # TypeError: not even text
+        if not isinstance(text, str):
+            return _Turn([], {}, str(exc))
+    entries: list[JournalEntry] = []
+    damaged: dict[int, str] = {}
+    at = _past_blanks(text, 0)
+    if not text.startswith("[", at):
+        return _Turn([], {}, "not a list of actions")
+    at += 1
+    while True:
+        at = _past_blanks(text, at)
+        try:
+            value, at = _entry_reader.raw_decode(text, at)
+        except json.JSONDecodeError:
+            return _Turn(entries, damaged, f"cannot be read from character {at} on (cut short?)")
+        try:
+            entries.append(msgspec.convert(value, JournalEntry))
+        except msgspec.ValidationError as exc:
+            if not (isinstance(value, list) and value and type(value[0]) is int):
+                return _Turn(entries, damaged, f"an action of no game before character {at}: {exc}")
+            damaged.setdefault(value[0], f"an action that does not read: {exc}")
+        at = _past_blanks(text, at)
+        if text.startswith(",", at):
+            at += 1
+        elif text[at:].rstrip(" \t\n\r") == "]":
+            return _Turn(entries, damaged, None)
+        else:
+            return _Turn(entries, damaged, f"cannot be read from character {at} on")
+
+
+def _lost_by(turn: _Turn, held: object, in_play: set[int]) -> dict[int, str]:
+    """The games a damaged journal row cost, and why: those one of whose actions did not read,
+    and, when part of the row is lost, those whose count of actions in it (its ``games``
+    column, ``held``) the part that was read falls short of. A row with no count that can be
+    trusted (a file of schema 4 or older, or the count damaged too) may have held an action of
+    any game in play at its turn (``in_play``): it costs each of them that did not read whole."""
+    lost = dict(turn.damaged)
+    if turn.lost is None:
+        return lost
+    read = Counter(entry[0] for entry in turn.entries)
+    try:
+        counts = _held_decoder.decode(held) if isinstance(held, str) else None
+    except msgspec.DecodeError:
+        counts = None
+    if counts is not None and any(counts.get(game_id, 0) < n for game_id, n in read.items()):
+        counts = None  # the count is damaged too: it does not even cover what was read
+    if counts is None:
+        holders = sorted(in_play - lost.keys())
+        why = f"{turn.lost}, and it may have held an action of this game (it was being played)"
+    else:
+        holders = sorted(game_id for game_id, n in counts.items() if read[game_id] < n and game_id not in lost)
+        why = f"{turn.lost}, where {', '.join(f'game {g}' for g in holders)} lost actions"
+    return lost | dict.fromkeys(holders, why)
 
 
 class StoreInUseError(OSError):
@@ -146,6 +235,11 @@ class StoreInUseError(OSError):
 class NewerSchemaError(sqlite3.DatabaseError):
     """The file is the records of a newer setback, of a schema this one does not know: it is
     not a records file this one can use (the command line says so in one line)."""
+
+
+class NotRecordsError(sqlite3.DatabaseError):
+    """The file is no setback server's records (another program's, an empty one given to a
+    reader, a schema that is no number): nothing is read from it, nor written into it."""
 
 
 class DamagedRecordError(ValueError):
@@ -317,19 +411,38 @@ def _game_row(row: _GameColumns, journaled: list[Recorded]) -> GameRow:
 class Store:
     """One SQLite file (``None``: in memory, for tests and throwaway servers)."""
 
-    def __init__(self, path: str | Path | None) -> None:
-        if path is not None and str(path) != ":memory:":
+    def __init__(self, path: str | Path | None, read_only: bool = False) -> None:
+        """``read_only``: for a reader (``setback history``...), which writes nothing into the
+        file, not even a schema: a file of an older schema is upgraded in memory only, and a
+        file that is not a server's records (an empty one too) is refused."""
+        if path is not None and str(path) != ":memory:" and not read_only:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path) if path is not None else ":memory:"
-        existed = self.path != ":memory:" and Path(self.path).exists()
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        if existed and self.db.execute("SELECT 1 FROM sqlite_master").fetchone() is None:
-            log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
-        self._migrate()
-        self.db.executescript(_SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        if read_only:
+            self.db = sqlite3.connect(
+                f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                check_same_thread=False,
+            )
+            version = self._schema()
+            if version is None:
+                raise NotRecordsError(f"{self.path} is empty: it holds no records")
+            if version < SCHEMA_VERSION:  # upgraded in a copy, the file left as it is
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                self.db.backup(copy)
+                self.db.close()
+                self.db = copy
+                self._migrate(version)
+        else:
+            existed = self.path != ":memory:" and Path(self.path).exists()
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            version = self._schema()
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            if existed and version is None:
+                log.warning("records_file_empty", path=self.path, taken_as="new records")  # lost records, maybe
+            self._migrate(SCHEMA_VERSION if version is None else version)
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
         self.wake: Callable[[], None] | None = None
         """Called when a write is queued while none was: the server's turn ends with a commit
@@ -351,23 +464,44 @@ class Store:
         }
         self._next_game = int(self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
 
-    def _migrate(self) -> None:
-        """Bring a file of an older schema up to this one, a transaction a step."""
+    def _schema(self) -> int | None:
+        """The schema of the file's records (None: the file holds no tables at all, as a new
+        one): :class:`NotRecordsError` if it holds what a setback server does not write, or a
+        schema that is no schema number; :class:`NewerSchemaError` if its schema is newer."""
+        names = [name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )]
+        if not names:
+            return None
         row = None
-        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone():
+        if "meta" in names:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        version = int(row[0]) if row else SCHEMA_VERSION
+        if row is None:
+            shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+            raise NotRecordsError(
+                f"{self.path} holds tables of another program ({shown}), not a setback server's records"
+            )
+        text = str(row[0]) if isinstance(row[0], str | int) else repr(row[0])
+        if not (text.isascii() and text.isdecimal() and len(text) <= 4):
+            raise NotRecordsError(f"{self.path} says its schema is {text[:20]!r}, which is no schema number")
+        version = int(text)
         if version > SCHEMA_VERSION:
             raise NewerSchemaError(
                 f"{self.path} has schema {version}, from a newer setback; this one reads up to schema "
                 f"{SCHEMA_VERSION}: open it with a setback as new as the one that wrote it"
             )
+        return version
+
+    def _migrate(self, version: int) -> None:
+        """Bring a file of the older schema ``version`` up to this one, a transaction a step."""
         if version == 1:  # actions keyed by game: sealed into games rows (finished) or the journal
             self._migrate_1_to_2()
         if version <= 2:
             self._migrate_2_to_3()
         if version <= 3:
             self._migrate_3_to_4()
+        if version <= 4:
+            self._migrate_4_to_5()
 
     def _migrate_1_to_2(self) -> None:
         with self.db:
@@ -404,7 +538,9 @@ class Store:
                     "SELECT seat, action, timed_out FROM moves WHERE rowid >= ? AND game_id = ? ORDER BY rowid",
                     (first_move, game_id),
                 ).fetchall()
-                self.db.execute(_JOURNAL, (turn, _json([(game_id, *action) for action in actions])))
+                self.db.execute(
+                "INSERT INTO journal VALUES (?, ?)", (turn, _json([(game_id, *action) for action in actions]))
+            )
                 self.db.execute("UPDATE games SET first_move = ? WHERE id = ?", (turn, game_id))
             self.db.execute("UPDATE games SET first_move = 0 WHERE finished IS NOT NULL OR actions IS NOT NULL")
             self.db.execute("DROP TABLE moves")
@@ -417,6 +553,13 @@ class Store:
             self.db.execute("ALTER TABLE games ADD COLUMN last_move INTEGER")
             self.db.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
 
+    def _migrate_4_to_5(self) -> None:
+        """Journal rows say from now on how many actions each game took in them (older rows do not)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("ALTER TABLE journal ADD COLUMN games TEXT")
+            self.db.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
+
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         if not self._queue and not self._actions and self.wake is not None:
             self.wake()
@@ -427,7 +570,8 @@ class Store:
         by :meth:`write` (on any one thread)."""
         batch, self._queue = self._queue, []
         if self._actions:
-            batch.append((_JOURNAL, (self._next_turn, _journal_encoder.encode(self._actions).decode())))
+            held = _journal_encoder.encode(Counter(map(operator.itemgetter(0), self._actions))).decode()
+            batch.append((_JOURNAL, (self._next_turn, _journal_encoder.encode(self._actions).decode(), held)))
             self._next_turn += 1
             self._actions = []
         return batch
@@ -683,7 +827,9 @@ class Store:
         self, spans: dict[int, tuple[int, int | None]]
     ) -> tuple[dict[int, list[Recorded]], dict[int, str]]:
         """Each game's actions, read from the journal turns it spans (first, last; last None
-        while it is played), and why for each game a turn it spans cannot be read. Overlapping
+        while it is played), and why for each game whose actions a turn lost. A damaged turn
+        is read as far as it goes, action by action: what it lost is lost to the games that
+        took those actions, by its count of each game's (:func:`_lost_by`). Overlapping
         spans are read once: a file's every game, as an export asks for, is one pass over the
         journal."""
         found: dict[int, list[Recorded]] = {game_id: [] for game_id in spans}
@@ -695,19 +841,21 @@ class Store:
             else:
                 merged.append((first, last))
         for first, last in merged:
-            for number, turn in self.db.execute(
-                "SELECT turn, actions FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
+            for number, text, held in self.db.execute(
+                "SELECT turn, actions, games FROM journal WHERE turn >= ? AND turn <= ? ORDER BY turn", (first, last)
             ):
-                try:
-                    entries = _journal_decoder.decode(turn)
-                except (msgspec.DecodeError, TypeError) as exc:  # TypeError: not even text
-                    for game_id, (start, end) in spans.items():  # whose actions it held is lost with it
-                        if start <= number and (end is None or number <= end):
-                            unreadable.setdefault(game_id, f"journal turn {number}: {exc}")
-                    continue
-                for owner, seat, action, by in entries:
+                turn = _read_turn(text)
+                for owner, seat, action, by in turn.entries:
                     if owner in found:
                         found[owner].append((seat, action, int(by)))
+                if turn.damaged or turn.lost is not None:
+                    in_play = {
+                        game_id for game_id, (start, end) in spans.items()
+                        if start <= number and (end is None or number <= end)
+                    }
+                    for game_id, why in _lost_by(turn, held, in_play).items():
+                        if game_id in found:
+                            unreadable.setdefault(game_id, f"journal turn {number}: {why}")
         return found, unreadable
 
     def ratings(self) -> list[tuple[str, float, int, int]]:
