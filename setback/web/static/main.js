@@ -7,6 +7,7 @@ import { drawLobby, setupLobby } from "./lobby.js";
 import { connection, createState, myTurn, receive, sending } from "./state.js";
 import { drawTable, setupTable, shownHand } from "./table.js";
 import { whyNot } from "./cards.js";
+import { Inbox } from "./pace.js";
 
 const PROTOCOL = "1.3";
 const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password", seats: "setback.seats" };
@@ -18,12 +19,6 @@ const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.
 const SEAT_KEPT_MS = 2 * 3600 * 1000;
 const SEATS_KEPT = 4;
 const ASK_MS = 250;
-
-const PAUSES = { card_played: 500, trick_won: 1500, hand_scored: 1500 };
-// How long the page lets a card, a finished trick and a hand's result be seen before it
-// shows what came after them (bots answer at once); a page far behind catches up.
-const CATCH_UP_MS = 4000;
-const pace = Math.max(0, Number(new URLSearchParams(location.search).get("pace") ?? 1)) || 0;
 
 /** A table to make on arrival, from the address's fragment (`setback play --bots 3 --web`). */
 function quickPlan(fragment) {
@@ -95,7 +90,7 @@ function seatLeftBehind() {
   }, ASK_MS));
 }
 
-const ui = { chosen: null, drawing: false, inbox: [], holdUntil: 0, timer: null, keptToken: null };
+const ui = { chosen: null, drawing: false, keptToken: null };
 let nextId = 1;
 
 const link = new Link(socketUrl(), {
@@ -111,8 +106,7 @@ const link = new Link(socketUrl(), {
       link.send({ type: "pong", nonce: message.nonce });
       return;
     }
-    ui.inbox.push({ message, at: performance.now() });
-    pump();
+    inbox.push(message);
   },
   onDrop(why) {
     const stopped = state.stopped ? `the server stopped: ${state.stopped}` : why;
@@ -132,34 +126,16 @@ function send(message) {
   draw();
 }
 
-/** How long to show `message` before the next one (0: go on at once). */
-function pauseAfter(message) {
-  if (message.type !== "event" || !state.game) return 0;
-  const ev = message.event;
-  if (ev.kind === "card_played" && ev.seat === state.game.seat) return 0;
-  return (PAUSES[ev.kind] || 0) * pace;
-}
-
-/** Fold the messages that have arrived into the state, in order, pausing after the moves
- * people need to see. */
-function pump() {
-  clearTimeout(ui.timer);
-  while (ui.inbox.length) {
-    const now = performance.now();
-    const behind = now - ui.inbox[0].at > CATCH_UP_MS || ui.inbox.some((m) => m.message.type === "snapshot");
-    if (now < ui.holdUntil && !behind) {
-      ui.timer = setTimeout(pump, ui.holdUntil - now);
-      break;
-    }
-    const { message } = ui.inbox.shift();
+/** The server's messages, folded into the state at a pace people can follow. */
+const inbox = new Inbox({
+  fold(message, now) {
     const answers = receive(state, message, now);
     after(message);
     for (const answer of answers) send(answer);
-    const pause = pauseAfter(message);
-    if (pause) ui.holdUntil = now + pause;
-  }
-  draw();
-}
+  },
+  drawn: () => draw(),
+  mine: (ev) => !state.game || (ev.kind === "card_played" && ev.seat === state.game.seat),
+});
 
 /** What a message means for the page beyond the state: what to keep, whether to retry. */
 function after(message) {

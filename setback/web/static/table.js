@@ -122,14 +122,16 @@ function lowLine(rules, result, seatNames) {
   return `captured by ${seatAndSide(rules, holder, seatNames)}${holder === result.low ? "" : `, ${dealt}`}`;
 }
 
-function summaryPanel(state, game, result, seatNames, actions) {
-  const rules = game.rules;
+/** A hand's result told whole: the verdict, High, Low, Jack and Game with who took them
+ * (the club options too: a stolen bid, Low to its captor), each side's pips, points,
+ * change and score (the hand summary's, and the replay's). */
+export function handPoints(rules, result, seatNames) {
   const sides = [...Array(sideCount(rules)).keys()];
   const pitcherSide = sideOf(rules, result.pitcher);
   const line = (what, card, holder) => el("tr", {}, el("th", { scope: "row" }, what), el("td", {},
     card ? el("span", { class: "card-text" }, label(card), " ") : null, holder));
   const won = result.points[pitcherSide];
-  return el("section", { class: ["panel", "summary", result.set_back && "set-back"], "aria-label": `Hand ${result.hand_number} summary`, role: "dialog" },
+  return [
     el("h3", {}, verdict(result, seatNames)),
     el("p", { class: ["verdict", result.set_back ? "set-back" : "made"] }, result.set_back
       ? `Set back: ${sideLabel(rules, pitcherSide, seatNames)} took ${won} of the ${result.bid} bid, and loses ${result.bid}.`
@@ -145,6 +147,12 @@ function summaryPanel(state, game, result, seatNames, actions) {
       el("tbody", {}, sides.map((s) => el("tr", {},
         el("th", { scope: "row", text: sideShort(rules, s, seatNames) }), el("td", {}, result.game_pips[s]), el("td", {}, result.points[s]),
         el("td", { class: result.deltas[s] < 0 ? "minus" : "" }, signed(result.deltas[s])), el("td", {}, result.scores[s]))))),
+  ];
+}
+
+function summaryPanel(state, game, result, seatNames, actions) {
+  return el("section", { class: ["panel", "summary", result.set_back && "set-back"], "aria-label": `Hand ${result.hand_number} summary`, role: "dialog" },
+    handPoints(game.rules, result, seatNames),
     el("div", { class: "row end" }, el("button", { type: "button", class: "primary", on: { click: () => actions.dismissSummary() } }, "OK")));
 }
 
@@ -180,7 +188,8 @@ function scoreline(game, seatNames) {
   })];
 }
 
-function historyTable(game, seatNames) {
+/** The scores hand by hand of `game` (its rules and results so far). */
+export function historyTable(game, seatNames) {
   if (!game.results.length) return el("p", { class: "muted" }, "No hand has been scored yet.");
   const rules = game.rules;
   const sides = [...Array(sideCount(rules)).keys()];
