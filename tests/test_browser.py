@@ -208,7 +208,9 @@ def cards_in(value: Any) -> Iterator[str]:
 
 def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> None:
     """No frame names a card the page's seat (None: a spectator) could not have seen at a
-    real table: its own hand, the cards played face up, the draw for the deal."""
+    real table: its own hand, the cards played face up, the draw for the deal. (A scored
+    hand's High and Low were played face up in it, seen or not by a page that came later:
+    a snapshot's score history names them.)"""
     seen: set[str] = set()
     for frame in frames:
         view: dict[str, Any] | None = frame.get("view")
@@ -217,14 +219,15 @@ def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> No
             if seat is None:
                 assert view["hand"] == []
             seen |= set(view["hand"]) | set(cards_in(view["trick"])) | set(cards_in(view["tricks"]))
+            seen |= set(cards_in(view.get("last_result"))) | set(cards_in(frame.get("results")))
         event = frame.get("event") or {}
         if event.get("kind") == "hand_dealt":
             assert seat is not None or event["cards"] == []
             seen |= set(event["cards"])
-        if event.get("kind") in {"card_played", "trick_won", "cards_drawn"}:
+        if event.get("kind") in {"card_played", "trick_won", "cards_drawn", "hand_scored"}:
             seen |= set(cards_in(event))
         unseen = set(cards_in(frame)) - seen
-        assert not unseen, (unseen, frame)
+        assert not unseen, (unseen, json.dumps(frame))
 
 
 async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path) -> None:
@@ -463,3 +466,153 @@ async def test_a_guest_makes_a_club_table_and_its_summary_tells_the_club_options
         summary = await ann.text_of(".panel.summary")
         assert "captured by" in summary
         await ann.screenshot(shots / "club-hand-summary-1280x800.png")
+
+
+BIG_SCREEN = {"width": 1920, "height": 1080}
+
+
+async def bots_play(server: Server, rules: dict[str, Any], games: int) -> None:
+    """A table of built-in bots plays ``games`` games while a client watches it, then stops."""
+    watcher = await RawClient.connect(server.port)
+    await watcher.hello("watcher", kind="human")
+    await watcher.send(type="create_table", id=1, rules=rules, bots=["heuristic"] * rules["players"],
+                       spectate=True, seed=len(rules) + rules["players"])
+    while games:
+        message = await watcher.read(60)
+        games -= message["type"] == "game_over"
+    await watcher.close()
+    await server.settle()
+
+
+def chart_points(series: list[list[int]]) -> list[tuple[int, int, int]]:
+    """The points a game's chart must show: (side, hand, score), hand 0 the start at 0."""
+    start = [0] * len(series[0])
+    every = enumerate([start, *series])
+    return sorted((side, hand, score) for hand, scores in every for side, score in enumerate(scores))
+
+
+async def test_the_evening_page_charts_each_game_and_a_replay_steps_through_every_trick(
+        browser: Any, shots: Path) -> None:
+    """After two games (a partnership table and a cutthroat one with the club options), the
+    evening page from the lobby's link shows each with its players, rules and winner, its
+    chart's points are the records' scores after each hand; the replay, stepped by keys to
+    the end, shows every trick of the record with its winner, and each hand's points."""
+    from setback.server.history import score_series
+
+    async with running_web_server(bot_table_pace=0, bot_table_pause=0.1) as server:
+        await asyncio.gather(bots_play(server, {"players": 4, "teams": 2}, 1),
+                             bots_play(server, {"players": 3, "low": "captured", "dealer_steal": True}, 1))
+        rows = server.store.finished_games()
+        assert len(rows) == 2
+        async with guest(browser, page_url(server)) as ann:
+            page = ann.page
+            await enter(ann, "ann")
+            began = time.perf_counter()
+            await page.click("text=The evening")
+            await page.locator("body[data-loaded]").wait_for()
+            figure(shots, "evening_load_ms", round(1000 * (time.perf_counter() - began)))
+            for row in rows:
+                card = page.locator(f".game-card[data-game='{row.id}']")
+                assert all([name in await card.inner_text() for name in row.players])
+                shown = await card.locator("circle").evaluate_all(
+                    "dots => dots.map((d) => [d.dataset.side, d.dataset.hand, d.dataset.score].map(Number))")
+                assert sorted(map(tuple, shown)) == chart_points(score_series(row))
+                assert "win" in await card.locator(".winner").inner_text()
+            assert "low captured" in await page.locator(".game-card").nth(0).inner_text() + \
+                await page.locator(".game-card").nth(1).inner_text()
+            await ann.screenshot(shots / "evening-1280x800.png")
+            await page.set_viewport_size(PHONE)
+            assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            await ann.screenshot(shots / "evening-360x640.png")
+            await page.set_viewport_size(LAPTOP)
+            replayed_row = next(row for row in rows if len(row.players) == 3)  # the club options' game
+            record = (await asyncio.to_thread(_get_json, f"http://127.0.0.1:{web_port(server)}/api/games/{replayed_row.id}"))
+            began = time.perf_counter()
+            await page.locator(f".game-card[data-game='{replayed_row.id}'] a", has_text="Replay").click()
+            await page.locator("body[data-loaded]").wait_for()
+            figure(shots, "replay_load_ms", round(1000 * (time.perf_counter() - began)))
+            expected = [
+                (h["number"], t + 1, [(trick["leader"] + i) % 3 for i in range(3)], trick["cards"], trick["winner"])
+                for h in record["hands"] for t, trick in enumerate(h["tricks"])]
+            seen: list[tuple[int, int, list[int], list[str], int]] = []
+            points = 0
+            shot = phone_shot = False
+            for _ in range(len(expected) + 2 * len(record["hands"]) + 2):
+                where = await page.locator("#replay-where").inner_text()
+                hand = int(re.match(r"Hand (\d+)", where).group(1))  # type: ignore[union-attr]
+                trick = page.locator(".replay-trick")
+                if await trick.count():
+                    plays = await trick.locator("li").evaluate_all(
+                        "items => items.map((i) => [Number(i.dataset.seat), i.querySelector('.card').dataset.card])")
+                    seen.append((hand, int(await trick.get_attribute("data-trick") or 0), [s for s, _ in plays],
+                                 [c for _, c in plays], int(await trick.get_attribute("data-winner") or -1)))
+                    assert await page.locator(".replay-cards .card").count() == 18  # every hand face up
+                    if not shot:
+                        await ann.screenshot(shots / "replay-1280x800.png")
+                        shot = True
+                if await page.locator("#replay-points .points").count():
+                    points += 1
+                    text = await page.locator("#replay-points").inner_text()
+                    assert all(word in text for word in ("High", "Low", "Jack", "Game"))
+                    if "captured by" in text and points > 1 and not phone_shot:
+                        phone_shot = True
+                        await page.set_viewport_size(PHONE)
+                        await ann.screenshot(shots / "replay-points-360x640.png")
+                        assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+                        await page.set_viewport_size(LAPTOP)
+                if await page.locator("#next-trick:disabled").count():
+                    break
+                await page.keyboard.press("ArrowRight")
+            assert seen == expected
+            assert points == sum(1 for h in record["hands"] if h["result"])
+            assert f"game={replayed_row.id}" in await page.input_value("#share-link")
+            await page.keyboard.press("Home")
+            assert (await page.locator("#replay-where").inner_text()).startswith("Hand 1 of")
+            await page.goto(await page.input_value("#share-link"))  # a shared link opens at its moment
+            await page.locator("body[data-loaded]").wait_for()
+            assert (await page.locator("#replay-where").inner_text()).startswith("Hand 1 of")
+
+
+def _get_json(url: str) -> Any:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+async def seat_a_player(server: Server, name: str, table: str, hand_limit: int,
+                        pace: float) -> tuple[RawClient, asyncio.Future[None]]:
+    """A person (a client answering at ``pace``) with three bots at a new table, playing."""
+    player = await RawClient.connect(server.port)
+    await player.hello(name, kind="human")
+    await player.send(type="create_table", id=1, name=f"{name}'s table", bots=["random"] * 3,
+                      rules={"players": 4, "teams": 2, "hand_limit": hand_limit})
+    await player.expect("table", id=1)
+    await player.send(type="join", id=2, table=table, ready=True)
+    await player.expect("joined", id=2)
+    return player, asyncio.ensure_future(slow_player(player, pace))
+
+
+async def test_the_big_screen_shows_a_game_as_a_spectator_and_moves_on_to_the_next(browser: Any, shots: Path) -> None:
+    """The big screen at 1920x1080 watches the game being played, holds no hidden card in any
+    frame, and when that game is over moves on by itself to another table being played."""
+    async with serving() as server:
+        players = [await seat_a_player(server, "fay", "t1", hand_limit=1, pace=0.3)]
+        try:
+            async with guest(browser, f"http://127.0.0.1:{web_port(server)}/screen?pace={PACE}", BIG_SCREEN) as tv:
+                page = tv.page
+                await page.locator("#felt .seat", has_text="fay").wait_for()
+                players.append(await seat_a_player(server, "gus", "t2", hand_limit=100, pace=0.3))
+                await page.locator("#felt .played").first.wait_for()
+                assert await page.locator("#hand .card").count() == 0
+                await tv.screenshot(shots / "big-screen-1920x1080.png")
+                widths = await page.locator("#felt .played .card, #felt .seat").evaluate_all(
+                    "nodes => nodes.map((n) => n.getBoundingClientRect().width)")  # at one instant: cards come and go
+                assert widths and min(widths) >= 90  # readable from across a room
+                await page.locator("#felt .seat", has_text="gus").wait_for(timeout=60_000)
+                assert [f["table"] for f in tv.frames if f.get("type") == "spectating"] == ["t1", "t2"]
+                assert_only_seen_cards(tv.frames, seat=None)
+        finally:
+            for player, playing in players:
+                playing.cancel()
+                await player.close()

@@ -97,11 +97,10 @@ function draw() {
         suitIcon(hand.result.trump), ` ${SUITS[hand.result.trump].name}`] : hand.thrown_in ? " · thrown in" : null),
     el("ol", { class: "replay-bids", "aria-label": "The bids" }, bidsLine(hand, players)),
     trickView(record, hand, step),
+    step.scored && hand.result ? el("section", { id: "replay-points", class: "replay-points summary", "aria-label": "The hand's points" },
+      handPoints(rules, hand.result, players)) : null,
     el("ul", { class: "replay-seats" }, [...Array(rules.players).keys()].map((seat) => seatRow(record, hand, step, seat))));
   const scored = record.hands.slice(0, step.hand + (step.scored ? 1 : 0)).map((h) => h.result).filter(Boolean);
-  const points = byId("replay-points");
-  points.hidden = !(step.scored && hand.result);
-  fill(points, points.hidden ? [] : el("div", { class: "summary" }, handPoints(rules, hand.result, players)));
   fill(byId("replay-chart"), scoreChart(scored.map((r) => r.scores), sideNames(rules, players), rules.target, scored.length));
   fill(byId("replay-running"), historyTable({ rules, results: scored }, players));
   const address = new URL(location.href);
