@@ -214,7 +214,7 @@ def test_the_score_sheet_gives_each_hand_by_side_and_the_running_totals() -> Non
 def test_the_waiting_room_of_a_team_table_shows_the_sides() -> None:
     state = seated(teams=2)
     text = drawn(waiting_room(state))
-    assert "seat 0 (A): p0" in text and "seat 1 (B): p1" in text and "seat 3 (B): p3 (you)" in text
+    assert "seat 1 (A): p0" in text and "seat 2 (B): p1" in text and "seat 4 (B): p3 (you)" in text
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])

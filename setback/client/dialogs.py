@@ -40,7 +40,7 @@ At the table
 LOBBY_KEYS = """\
 In the lobby
   ↑ ↓  Enter      choose a table and sit down in its lowest free seat
-  0-6             sit down in that seat (partners share a letter)
+  1-7             sit down in that seat (partners share a letter)
   s               watch the table          n  create a table
   c               chat with the lobby      r  refresh
   ?               these keys               q  quit

@@ -15,6 +15,7 @@ from rich.text import Text
 from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
+from setback.client.words import seat_word
 from setback.engine import Suit
 from setback.protocol.messages import TableInfo
 from setback.telling.story import (
@@ -284,11 +285,11 @@ def waiting_room(state: ClientState) -> RenderableType:
     for seat in info.seats:
         side = f" ({SIDE_LETTERS[side_of(info.rules, seat.seat)]})" if info.rules.teams else ""  # as the lobby
         if seat.kind == "empty":
-            lines.append(Text(f"  seat {seat.seat}{side}: empty", style=DIM))
+            lines.append(Text(f"  {seat_word(seat.seat)}{side}: empty", style=DIM))
         else:
             ready = "ready" if seat.ready else "not ready"
             you = " (you)" if seat.seat == state.seat else ""
-            lines.append(Text(f"  seat {seat.seat}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
+            lines.append(Text(f"  {seat_word(seat.seat)}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
     if info.rules.teams:
         lines.append(Text("  Seats with the same letter play together.", style=DIM))
     return Group(*lines)
@@ -338,7 +339,7 @@ def ready_line(state: ClientState) -> str:
     info = state.tables.get(state.table or "")
     if info is None:
         return "r: play again · l: leave"
-    waiting = [s.name or f"seat {s.seat}" for s in info.seats
+    waiting = [s.name or seat_word(s.seat) for s in info.seats
                if s.kind in {"human", "bot"} and not s.ready and s.seat != state.seat]
     mine = next((s for s in info.seats if s.seat == state.seat), None)
     me = "You are ready" if mine is not None and mine.ready else "r: play again"
@@ -401,14 +402,14 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
     for seat in info.seats:
         side = f" {SIDE_LETTERS[side_of(info.rules, seat.seat)]}" if info.rules.teams else ""  # partners: one letter
         if seat.kind == "empty":
-            seats.append(f"{seat.seat}{side}: empty")
+            seats.append(f"{seat.seat + 1}{side}: empty")
         else:
             kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
             if seat.replaced_by_bot:
                 kind += ", a bot standing in" if kind else " (a bot standing in)"
             elif not seat.connected:
                 kind += ", away" if kind else " (away)"
-            seats.append(f"{seat.seat}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
+            seats.append(f"{seat.seat + 1}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
     text.append(" · ".join(seats))
     extras = [f"{info.spectators} watching"] if info.spectators else []
     if info.rated:

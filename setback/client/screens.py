@@ -251,7 +251,7 @@ class LobbyScreen(ClientScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new", "New table"),
         Binding("enter,j", "join", "Sit", show=False),
-        *(Binding(str(seat), f"join({seat})", show=False) for seat in range(MAX_PLAYERS)),
+        *(Binding(str(seat + 1), f"join({seat})", show=False) for seat in range(MAX_PLAYERS)),
         Binding("s", "watch", "Watch"),
         Binding("c", "chat", "Chat"),
         Binding("r", "refresh", "Refresh"),
