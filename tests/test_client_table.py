@@ -25,7 +25,15 @@ from setback.cli import build_parser
 from setback.client.app import SetbackApp
 from setback.client.dialogs import HelpDialog, ShowDialog
 from setback.client.felt import table_picture
-from setback.client.panels import centre, score_sheet, seat_clock, seats_table, status_line, waiting_room
+from setback.client.panels import (
+    centre,
+    score_sheet,
+    seat_clock,
+    seats_table,
+    sheet_labels,
+    status_line,
+    waiting_room,
+)
 from setback.client.screens import Chip, DiscoverScreen, LobbyScreen
 from setback.client.state import ClientState, Link, LogKind, QuickGame
 from setback.commands.common import rules_from
@@ -209,6 +217,38 @@ def test_the_score_sheet_gives_each_hand_by_side_and_the_running_totals() -> Non
     assert "2 S made" in hand_one and hand_one.split()[-4:] == ["+1", "1", "+3", "3"]
     assert "3 D set" in hand_two and hand_two.split()[-4:] == ["-3", "-2", "+2", "5"]
     assert "A: p0 & p2 · B: p1 & p3" in " ".join(sheet)
+
+
+def test_the_score_sheet_marks_a_stolen_hand_and_tells_alike_names_apart() -> None:
+    """A hand the dealer took at the highest bid so far says "stolen"; three bots whose names
+    cut alike head their columns with their seats' numbers, each column another."""
+    state = seated(players=3)
+    game = Game(Rules(players=3), 5)
+    names = ["heuristic-0", "heuristic-1", "heuristic-2"]
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(2)), players=names, results=[
+        WireHandResult(hand_number=1, dealer=0, pitcher=0, bid=2, trump="S", high=0, high_card="AS", low=1,
+                       low_card="2S", jack=None, game=0, game_pips=[20, 10, 3], points=[2, 1, 0], set_back=False,
+                       deltas=[2, 1, 0], scores=[2, 1, 0], stolen=True),
+    ]))
+    assert state.game is not None
+    sheet = drawn(score_sheet(state.game, state.names(), ascii=True), width=80).splitlines()
+    assert "stolen" in next(line for line in sheet if line.lstrip().startswith("1 "))
+    heading = sheet[0]
+    assert all(f"{seat} heu" in heading for seat in (1, 2, 3)), heading
+    assert sheet_labels(state.game.rules, ["ann", "bob", "cy"]) == ["ann", "bob", "cy"]
+
+
+def test_a_new_hands_felt_labels_the_trick_kept_from_the_hand_before() -> None:
+    """Until the first lead of a hand, the hand before's last trick lies on the felt as that
+    hand's, never as "trick 0"."""
+    state = seated()
+    game = Game(Rules(players=4), 21)
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(ME)), players=[f"p{s}" for s in range(4)]))
+    while game.view(None).hand_number < 2 or game.view(None).pitcher is None:
+        for event in game.apply(game.legal_actions()[-1]):
+            state.receive(EventMessage(table="t1", event=event_to_wire(event, ME, game.view(None).winning)))
+    rows = "\n".join(drawn(table_picture(state, 0.0, False, 72, 19), width=72).splitlines())
+    assert "trick 0" not in rows and "hand 1's last trick" in rows
 
 
 def test_the_waiting_room_of_a_team_table_shows_the_sides() -> None:

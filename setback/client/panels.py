@@ -17,7 +17,7 @@ from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text
 from setback.client.state import ClientState, GameView, Link
 from setback.client.words import seat_word
 from setback.engine import Suit
-from setback.protocol.messages import TableInfo
+from setback.protocol.messages import TableInfo, WireRules
 from setback.telling.story import (
     SUIT_NAMES,
     clock_text,
@@ -428,6 +428,19 @@ SHEET_COLUMN_CELLS = 7
 total, ``+2   7``; it widens for the side's name where there is room."""
 
 
+def sheet_labels(rules: WireRules, names: list[str]) -> list[str]:
+    """Each side's column heading on the score sheet: its letter at a partnership table, else
+    its player's name, or, where names cut to the narrowest column would look alike
+    (``heuris…`` three times over), the seat's number first (``2 heur…``)."""
+    if rules.teams is not None:
+        return [SIDE_LETTERS[side] for side in range(sides(rules))]
+    cut_to = SHEET_COLUMN_CELLS - 1
+    shown = [name if len(name) <= SHEET_COLUMN_CELLS else name[:cut_to] for name in names]
+    if len(set(shown)) == len(shown):
+        return list(names)
+    return [f"{seat + 1} {name}" for seat, name in enumerate(names)]
+
+
 def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | None = None) -> Table:
     """Each scored hand of the game on a row: its pitcher, bid and trump, whether the bid was
     made, and each side's change and running total; this player's side in bold. ``latest``:
@@ -437,9 +450,8 @@ def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | Non
     table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=False, header_style=DIM)
     table.add_column("hand", justify="right", no_wrap=True)
     table.add_column("pitcher", no_wrap=True, overflow="ellipsis", max_width=12)
-    table.add_column("bid", no_wrap=True)
-    for side in range(sides(rules)):
-        label = SIDE_LETTERS[side] if rules.teams is not None else side_name(rules, side, names)
+    table.add_column("bid", no_wrap=True, min_width=len("4 S made stolen"))
+    for side, label in enumerate(sheet_labels(rules, names)):
         table.add_column(label, justify="right", no_wrap=True, overflow="ellipsis", min_width=SHEET_COLUMN_CELLS,
                          max_width=TABLE_NAME_CELLS, header_style=MINE if side == mine else DIM)
     results = game.results if latest is None else game.results[-latest:]
@@ -448,6 +460,8 @@ def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | Non
         trump = Suit.parse(result.trump)
         bid.append(suit_label(trump, ascii).split()[0], style=SUIT_STYLES[trump])
         bid.append(" set" if result.set_back else " made", style=ALERT if result.set_back else DIM)
+        if result.stolen:  # the dealer's steal: the dealer took the bid at the highest so far
+            bid.append(" stolen", style=ALERT)
         cells = []
         for side, (delta, score) in enumerate(zip(result.deltas, result.scores, strict=True)):
             cell = Text(f"{delta:+d}" if delta else "·", style=ALERT if delta < 0 else DIM)

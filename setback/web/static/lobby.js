@@ -61,7 +61,7 @@ function seatChoices(form) {
   const players = Number(form.elements.players.value);
   const teams = [["", "each for themselves"]];
   for (let t = 2; t <= players / 2; t++) if (players % t === 0) teams.push([t, `${t} teams of ${players / t}`]);
-  options(form.elements.teams, teams, players === 4 ? 2 : "");
+  options(form.elements.teams, teams, ""); // each for themselves unless chosen, as `setback play` and the text client
   const bots = [...Array(players + 1).keys()].map((n) => [n,
     n === players ? `${n}: bots only, you watch` : n === players - 1 ? `${n}: you and bots` : `${n}`]);
   options(form.elements.bots, bots, players - 1);

@@ -150,7 +150,10 @@ function welcomed(state, welcome) {
   }
   const plan = state.quick;
   state.quick = null;
-  if (plan) {
+  if (plan && plan.join) { // a private table's link: sit there with its code
+    state.invites.set(plan.join.table, plan.join.invite);
+    answer.push({ type: "join", table: plan.join.table, invite: plan.join.invite, ready: true });
+  } else if (plan) {
     const bots = Array(plan.bots).fill(preferredBot(state));
     answer.push({
       type: "create_table", name: plan.name, rules: plan.rules, clock: plan.clock, seed: plan.seed, bots,
@@ -288,6 +291,7 @@ function decide(state, message, now) {
   state.notice = null;
   const game = takeView(state, message.view, now);
   game.standIn = false;
+  game.summary = null; // the hand's summary gives way to this player's turn
   game.decision = {
     request: message.request, legal: [...message.view.legal], limitMs: message.clock.limit_ms,
     remainingMs: message.clock.remaining_ms, since: now, sent: null,
