@@ -13,6 +13,7 @@ import re
 import socket
 from pathlib import Path
 
+import msgspec
 import pytest
 from rich.console import Console, RenderableType
 from textual.pilot import Pilot
@@ -251,6 +252,17 @@ def test_a_new_hands_felt_labels_the_trick_kept_from_the_hand_before() -> None:
     assert "trick 0" not in rows and "hand 1's last trick" in rows
 
 
+def test_a_private_tables_waiting_room_shows_its_code_while_a_seat_is_free() -> None:
+    """The code a private table was made with stays on the table screen until every seat is taken."""
+    state = seated()
+    info = state.tables["t1"]
+    free = [msgspec.structs.replace(seat, name=None, kind="empty") if seat.seat == 1 else seat for seat in info.seats]
+    state.receive(TableUpdate(table=msgspec.structs.replace(info, private=True, invite="TX-42", seats=free)))
+    assert "invite code is TX-42" in drawn(waiting_room(state), width=120)
+    state.receive(TableUpdate(table=msgspec.structs.replace(info, private=True, invite=None)))
+    assert "TX-42" not in drawn(waiting_room(state), width=120)
+
+
 def test_the_waiting_room_of_a_team_table_shows_the_sides() -> None:
     state = seated(teams=2)
     text = drawn(waiting_room(state))
@@ -484,7 +496,7 @@ async def test_the_lobby_help_lists_every_key_and_q_quits_from_it() -> None:
             await until(pilot, lambda: isinstance(app.screen, HelpDialog), "the keys")
             await pilot.pause()
             text = screen_text(app)
-            for words in ("0-6", "sit down in that seat", "watch the table", "create a table", "chat with the lobby",
+            for words in ("1-7", "sit down in that seat", "watch the table", "create a table", "chat with the lobby",
                           "refresh", "q  quit"):
                 assert words in text, words
             await pilot.press("q")

@@ -292,6 +292,9 @@ def waiting_room(state: ClientState) -> RenderableType:
             lines.append(Text(f"  {seat_word(seat.seat)}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
     if info.rules.teams:
         lines.append(Text("  Seats with the same letter play together.", style=DIM))
+    invite = info.invite or state.invites.get(info.table)
+    if info.private and invite and any(seat.kind == "empty" for seat in info.seats):
+        lines.append(Text(f"  Private table: its invite code is {invite}, for the guests you invite.", style=MINE))
     return Group(*lines)
 
 
@@ -367,7 +370,7 @@ def lobby_prompt(state: ClientState, now: float) -> Text:
         return Text(state.notice, style=ALERT)
     if state.link is Link.RECONNECTING:
         return reconnecting(state, now)
-    return Text("Enter: sit · 0-6: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
+    return Text("Enter: sit · 1-7: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
 
 
 LOBBY_NAME_CHARS = 20
