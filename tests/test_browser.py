@@ -352,16 +352,22 @@ async def test_two_guests_play_together_and_a_reload_comes_back(browser: Any, sh
         assert_only_seen_cards(bob.frames, seat=3)
 
 
+async def seated_tab(context: Any, url: str) -> Guest:
+    """A tab of ``context`` where ann made a table with a bot and sits at it."""
+    tab = await open_tab(context, url)
+    await enter(tab, "ann")
+    await create(tab, players=2, bots=1)
+    await tab.page.locator("#felt .seat.me", has_text="ann").wait_for()
+    return tab
+
+
 async def test_a_tab_closed_by_mistake_opens_again_at_its_seat(browser: Any, shots: Path) -> None:
     """A phone's tab swiped away during a game: the same browser opening the address again sits
     at the seat the tab left, while a tab opened beside a live one is another player."""
     async with serving() as server:
         context = await browser.new_context(viewport=PHONE)
         try:
-            first = await open_tab(context, page_url(server))
-            await enter(first, "ann")
-            await create(first, players=2, bots=1)
-            await first.page.locator("#felt .seat.me", has_text="ann").wait_for()
+            first = await seated_tab(context, page_url(server))
             second = await open_tab(context, page_url(server))  # the name is kept: it enters by itself
             await second.page.locator("#lobby").wait_for()
             await second.page.locator(".table-card .watch").first.wait_for()
@@ -387,10 +393,7 @@ async def test_two_tabs_opened_in_the_same_instant_take_a_kept_seat_once(browser
     async with serving() as server:
         context = await browser.new_context(viewport=PHONE)
         try:
-            first = await open_tab(context, page_url(server))
-            await enter(first, "ann")
-            await create(first, players=2, bots=1)
-            await first.page.locator("#felt .seat.me", has_text="ann").wait_for()
+            first = await seated_tab(context, page_url(server))
             await first.page.close()
             tabs = await asyncio.gather(open_tab(context, page_url(server)), open_tab(context, page_url(server)))
             seated = [asyncio.ensure_future(t.page.locator("#felt .seat.me", has_text="ann").wait_for()) for t in tabs]

@@ -220,6 +220,22 @@ async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
         await host.close()
 
 
+async def killed_mid_game(server: Server, tokens: SeatTokens) -> tuple[RawClient, str, ServerLink]:
+    """A bot ``phoenix`` at a table hosted for it, killed mid-game (no leave: the connection
+    just goes), its seat's token kept: the host, the table and the link it played on."""
+    host, table = await host_table(server.port, 2, ["random"])
+    bot = DroppingBot(seed=1)
+    bot.cut = asyncio.Event()
+    link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+    first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
+    await asyncio.wait_for(bot.cut.wait(), 30)
+    first.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await first
+    assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+    return host, table, link
+
+
 async def test_a_restarted_bot_sits_down_again_with_its_kept_token(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -228,16 +244,7 @@ async def test_a_restarted_bot_sits_down_again_with_its_kept_token(
     leaves."""
     tokens = SeatTokens(tmp_path / "seats.json")
     async with running_server() as server:
-        host, table = await host_table(server.port, 2, ["random"])
-        bot = DroppingBot(seed=1)
-        bot.cut = asyncio.Event()
-        link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
-        first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
-        await asyncio.wait_for(bot.cut.wait(), 30)
-        first.cancel()  # as good as killed: no leave, the connection just goes
-        with contextlib.suppress(asyncio.CancelledError):
-            await first
-        assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+        host, table, link = await killed_mid_game(server, tokens)
         again = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
         played = await asyncio.wait_for(play_remote(again, HeuristicBot(seed=1), Seating(table), games=1,
                                                     tokens=tokens), 60)
@@ -255,16 +262,7 @@ async def test_a_bot_that_creates_makes_a_new_table_and_says_what_it_waits_for(
     (not back to the old seat), and says which table and what it waits for: its free seats."""
     tokens = SeatTokens(tmp_path / "seats.json")
     async with running_server() as server:
-        host, table = await host_table(server.port, 2, ["random"])
-        bot = DroppingBot(seed=1)
-        bot.cut = asyncio.Event()
-        link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
-        first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
-        await asyncio.wait_for(bot.cut.wait(), 30)
-        first.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await first
-        assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+        host, table, _ = await killed_mid_game(server, tokens)
         capsys.readouterr()
         again = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
         create = CreateTable(id="create", rules=WireRules(players=3))
