@@ -564,6 +564,11 @@ async def bots_play(server: Server, rules: dict[str, Any], games: int) -> None:
     await server.settle()
 
 
+PAGE_BYTES = """() => performance.getEntries()
+    .filter((e) => e.encodedBodySize !== undefined).reduce((n, e) => n + e.encodedBodySize, 0)"""
+"""The bytes of every file and answer the page has loaded (bodies, as sent: no compression here)."""
+
+
 def chart_points(series: list[list[int]]) -> list[tuple[int, int, int]]:
     """The points a game's chart must show: (side, hand, score), hand 0 the start at 0."""
     start = [0] * len(series[0])
@@ -591,6 +596,7 @@ async def test_the_evening_page_charts_each_game_and_a_replay_steps_through_ever
             await page.click("text=The evening")
             await page.locator("body[data-loaded]").wait_for()
             figure(shots, "evening_load_ms", round(1000 * (time.perf_counter() - began)))
+            figure(shots, "evening_bytes", await page.evaluate(PAGE_BYTES))
             for row in rows:
                 card = page.locator(f".game-card[data-game='{row.id}']")
                 assert all([name in await card.inner_text() for name in row.players])
@@ -611,6 +617,7 @@ async def test_the_evening_page_charts_each_game_and_a_replay_steps_through_ever
             await page.locator(f".game-card[data-game='{replayed_row.id}'] a", has_text="Replay").click()
             await page.locator("body[data-loaded]").wait_for()
             figure(shots, "replay_load_ms", round(1000 * (time.perf_counter() - began)))
+            figure(shots, "replay_bytes", await page.evaluate(PAGE_BYTES))
             expected = [
                 (h["number"], t + 1, [(trick["leader"] + i) % 3 for i in range(3)], trick["cards"], trick["winner"])
                 for h in record["hands"] for t, trick in enumerate(h["tricks"])]
