@@ -453,11 +453,12 @@ def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | Non
     table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=False, header_style=DIM)
     table.add_column("hand", justify="right", no_wrap=True)
     table.add_column("pitcher", no_wrap=True, overflow="ellipsis", max_width=12)
-    table.add_column("bid", no_wrap=True, min_width=len("4 S made stolen"))
+    results = game.results if latest is None else game.results[-latest:]
+    stolen = any(result.stolen for result in results)  # room for the mark, where there is one
+    table.add_column("bid", no_wrap=True, min_width=len("4 S made stolen") if stolen else None)
     for side, label in enumerate(sheet_labels(rules, names)):
         table.add_column(label, justify="right", no_wrap=True, overflow="ellipsis", min_width=SHEET_COLUMN_CELLS,
                          max_width=TABLE_NAME_CELLS, header_style=MINE if side == mine else DIM)
-    results = game.results if latest is None else game.results[-latest:]
     for result in results:
         bid = Text(f"{result.bid} ")
         trump = Suit.parse(result.trump)
