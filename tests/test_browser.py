@@ -437,6 +437,28 @@ async def test_a_private_tables_code_and_link_are_on_its_screen_while_seats_are_
         assert await page.locator("#actions .invite").count() == 0
 
 
+async def test_the_games_end_offers_one_play_again_and_leaves_the_last_trick_in_view(
+        browser: Any, shots: Path) -> None:
+    """A game of one hand (hand limit 1) ends: the winner is told under the felt, the last
+    trick stays on it, and one button offers to play again, which makes the seat ready."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as ann:
+        page = ann.page
+        await enter(ann, "ann")
+        await page.click("#new-table")
+        await page.select_option("#create-form select[name=players]", "2")
+        await page.select_option("#create-form select[name=bots]", "1")
+        await page.fill("#create-form input[name=hand_limit]", "1")
+        await page.click("text=Create and sit down")
+        await play_until([ann], "#actions .outcome")
+        assert await page.locator("#felt .played").count() == 2  # the last trick, uncovered
+        assert await page.locator("#felt .panel").count() == 0
+        again = page.locator("button", has_text="Play again")
+        assert await again.count() == 1 and await page.locator("button", has_text="Ready").count() == 0
+        await ann.screenshot(shots / "game-over-360x640.png")
+        await again.click()
+        await page.locator("#table-log", has_text="You are ready").wait_for()
+
+
 async def enter_name_only(visitor: Guest, name: str) -> None:
     """Give the welcome's name and go on, wherever the page goes next."""
     await visitor.page.fill("#name", name)
