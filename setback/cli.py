@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from setback import __version__, compiled, logs
-from setback.commands import bot, check_bot, matches, play, records, serve, tools, tournaments
+from setback.commands import about, bot, check_bot, matches, play, records, serve, tools, tournaments
 from setback.commands.common import CommandFailedError, Parser, explain
 
 GROUPS = (matches, tournaments, bot, check_bot, play, serve, records, tools)
@@ -20,13 +20,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="setback",
         description="Auction Pitch (Setback): play, serve, write bots, run matches and tournaments, "
         "make samples to learn from.",
+        epilog=about.text(about.SETBACK), formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"setback {__version__} (hot path {compiled.STATUS})")
     parser.add_argument("--log-json", action="store_true", help="write logs as JSON lines on stderr")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, run: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_, description=help_)
+        more = about.COMMANDS.get(name)
+        sub = commands.add_parser(
+            name, help=help_, description=help_, epilog=about.text(more) if more else None,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         sub.set_defaults(run=run)
         return sub
 

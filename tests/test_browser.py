@@ -38,6 +38,7 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
+BIG_SCREEN = {"width": 1920, "height": 1080}
 PACE = 0.2
 MOVE_MS = 2000
 """How long a move's click waits for its button (one that went away is looked for again)."""
@@ -184,11 +185,20 @@ async def move(visitor: Guest) -> bool:
     return False
 
 
-async def play_until(visitors: list[Guest], done: str, timeout: float = 90.0) -> None:
-    """Every page moves whenever it is to act, until each shows ``done`` (a selector)."""
+async def play_until(visitors: list[Guest], done: str, timeout: float = 90.0,
+                     shots: dict[int, Path] | None = None) -> None:
+    """Every page moves whenever it is to act, until each has shown ``done`` (a selector; a
+    hand's summary closes by itself at this page's turn, so not all at once); ``shots``: a
+    screenshot of page ``i`` as it first shows it."""
+    shown: set[int] = set()
     async with asyncio.timeout(timeout):
         while True:
-            if all([await v.page.locator(done).count() for v in visitors]):
+            for i, visitor in enumerate(visitors):
+                if i not in shown and await visitor.page.locator(done).count():
+                    shown.add(i)
+                    if shots and i in shots:
+                        await visitor.screenshot(shots[i])
+            if len(shown) == len(visitors):
                 return
             moved = [await move(v) for v in visitors]
             await asyncio.sleep(0.05 if any(moved) else 0.15)
@@ -208,7 +218,9 @@ def cards_in(value: Any) -> Iterator[str]:
 
 def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> None:
     """No frame names a card the page's seat (None: a spectator) could not have seen at a
-    real table: its own hand, the cards played face up, the draw for the deal."""
+    real table: its own hand, the cards played face up, the draw for the deal. (A scored
+    hand's High and Low were played face up in it, seen or not by a page that came later:
+    a snapshot's score history names them.)"""
     seen: set[str] = set()
     for frame in frames:
         view: dict[str, Any] | None = frame.get("view")
@@ -217,14 +229,15 @@ def assert_only_seen_cards(frames: list[dict[str, Any]], seat: int | None) -> No
             if seat is None:
                 assert view["hand"] == []
             seen |= set(view["hand"]) | set(cards_in(view["trick"])) | set(cards_in(view["tricks"]))
+            seen |= set(cards_in(view.get("last_result"))) | set(cards_in(frame.get("results")))
         event = frame.get("event") or {}
         if event.get("kind") == "hand_dealt":
             assert seat is not None or event["cards"] == []
             seen |= set(event["cards"])
-        if event.get("kind") in {"card_played", "trick_won", "cards_drawn"}:
+        if event.get("kind") in {"card_played", "trick_won", "cards_drawn", "hand_scored"}:
             seen |= set(cards_in(event))
         unseen = set(cards_in(frame)) - seen
-        assert not unseen, (unseen, frame)
+        assert not unseen, (unseen, json.dumps(frame))
 
 
 async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path) -> None:
@@ -286,10 +299,21 @@ async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path
         scored = next(f["event"]["result"] for f in ann.frames if f.get("event", {}).get("kind") == "hand_scored")
         shown = await page.locator("#scoreline .score-value").all_inner_texts()
         assert [int(value) for value in shown] == scored["scores"]
-        await page.click("text=OK")
+        ok = page.locator(".panel.summary button", has_text="OK")
+        try:
+            await ok.click(timeout=MOVE_MS)
+        except playwright_api.TimeoutError:  # gone by itself: it was this player's turn in the next hand
+            assert await page.locator("#actions button.bid").count()
         await page.click("#show-scores")
         history = await ann.text_of("#scores-body table.history")
         assert all(f"{score} (" in history for score in scored["scores"])
+        await page.keyboard.press("Escape")
+        await page.set_viewport_size(BIG_SCREEN)  # a big screen: the felt and the cards grow with it
+        await page.locator("#hand .card").first.wait_for()
+        grown = await page.evaluate("""() => [document.querySelector('#felt').getBoundingClientRect().height,
+            document.querySelector('#hand .card').getBoundingClientRect().width]""")
+        assert grown[0] >= 0.6 * BIG_SCREEN["height"] and grown[1] >= 80, grown
+        await ann.screenshot(shots / "table-1920x1080.png")
         assert keyed
         assert_only_seen_cards(ann.frames, seat=3)
         await other.close()
@@ -323,10 +347,18 @@ async def test_two_guests_play_together_and_a_reload_comes_back(browser: Any, sh
         assert await ann.page.locator("#felt .played .card").count() == trick
         assert "ann" in await ann.text_of("#felt .seat.me")
         await bob.screenshot(shots / "table-360x640.png")
-        await play_until([ann, bob], ".panel.summary")
-        await bob.screenshot(shots / "hand-summary-360x640.png")
+        await play_until([ann, bob], ".panel.summary", shots={1: shots / "hand-summary-360x640.png"})
         assert await bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         assert_only_seen_cards(bob.frames, seat=3)
+
+
+async def seated_tab(context: Any, url: str) -> Guest:
+    """A tab of ``context`` where ann made a table with a bot and sits at it."""
+    tab = await open_tab(context, url)
+    await enter(tab, "ann")
+    await create(tab, players=2, bots=1)
+    await tab.page.locator("#felt .seat.me", has_text="ann").wait_for()
+    return tab
 
 
 async def test_a_tab_closed_by_mistake_opens_again_at_its_seat(browser: Any, shots: Path) -> None:
@@ -335,10 +367,7 @@ async def test_a_tab_closed_by_mistake_opens_again_at_its_seat(browser: Any, sho
     async with serving() as server:
         context = await browser.new_context(viewport=PHONE)
         try:
-            first = await open_tab(context, page_url(server))
-            await enter(first, "ann")
-            await create(first, players=2, bots=1)
-            await first.page.locator("#felt .seat.me", has_text="ann").wait_for()
+            first = await seated_tab(context, page_url(server))
             second = await open_tab(context, page_url(server))  # the name is kept: it enters by itself
             await second.page.locator("#lobby").wait_for()
             await second.page.locator(".table-card .watch").first.wait_for()
@@ -356,6 +385,84 @@ async def test_a_tab_closed_by_mistake_opens_again_at_its_seat(browser: Any, sho
             assert [v.errors for v in tabs] == [[], [], []]
         finally:
             await context.close()
+
+
+async def test_two_tabs_opened_in_the_same_instant_take_a_kept_seat_once(browser: Any) -> None:
+    """The tab at a seat closed; two tabs of that browser open at once: one sits at the seat,
+    the other is a new player in the lobby (and no tab takes the seat from the other)."""
+    async with serving() as server:
+        context = await browser.new_context(viewport=PHONE)
+        try:
+            first = await seated_tab(context, page_url(server))
+            await first.page.close()
+            tabs = await asyncio.gather(open_tab(context, page_url(server)), open_tab(context, page_url(server)))
+            seated = [asyncio.ensure_future(t.page.locator("#felt .seat.me", has_text="ann").wait_for()) for t in tabs]
+            done, waiting = await asyncio.wait(seated, timeout=20, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waiting:
+                wait.cancel()
+            assert done
+            await tabs[seated.index(next(iter(done)))].page.locator("#hand .card").first.wait_for()
+            await asyncio.sleep(1.0)  # a second taker would have taken the seat by now
+            joined = [[f for f in t.frames if f.get("type") == "joined"] for t in tabs]
+            assert sorted(len(j) for j in joined) == [0, 1]
+            assert sorted([await t.page.locator("#felt .seat.me").count() for t in tabs]) == [0, 1]
+            assert sorted([await t.page.locator("#lobby:visible").count() for t in tabs]) == [0, 1]
+            assert [t.errors for t in tabs] == [[], []]
+        finally:
+            await context.close()
+
+
+async def test_a_private_tables_code_and_link_are_on_its_screen_while_seats_are_free(browser: Any, shots: Path) -> None:
+    """The creator of a private table sees its invite code and a link on the table screen; a
+    guest opening the link sits down there; with no seat free the code is no longer shown."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as ann, \
+            guest(browser, page_url(server)) as bob:
+        page = ann.page
+        await enter(ann, "ann")
+        await page.click("#new-table")
+        await page.select_option("#create-form select[name=players]", "2")
+        await page.select_option("#create-form select[name=bots]", "0")
+        await page.check("#create-form input[name=private]")
+        await page.click("text=Create and sit down")
+        code = await page.locator("#actions .invite-code").inner_text()
+        made = next(f["table"] for f in ann.frames if f.get("type") == "table")
+        assert code == made["invite"]
+        link = await page.input_value("#actions .invite-link")
+        assert link.endswith(f"#table={made['table']}&invite={code}")
+        await ann.screenshot(shots / "invite-360x640.png")
+        await bob.page.goto(link)
+        await enter_name_only(bob, "bob")
+        await bob.page.locator("#felt .seat.me", has_text="bob").wait_for()
+        await page.locator("#felt .seat", has_text="bob").wait_for()
+        assert await page.locator("#actions .invite").count() == 0
+
+
+async def test_the_games_end_offers_one_play_again_and_leaves_the_last_trick_in_view(
+        browser: Any, shots: Path) -> None:
+    """A game of one hand (hand limit 1) ends: the winner is told under the felt, the last
+    trick stays on it, and one button offers to play again, which makes the seat ready."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as ann:
+        page = ann.page
+        await enter(ann, "ann")
+        await page.click("#new-table")
+        await page.select_option("#create-form select[name=players]", "2")
+        await page.select_option("#create-form select[name=bots]", "1")
+        await page.fill("#create-form input[name=hand_limit]", "1")
+        await page.click("text=Create and sit down")
+        await play_until([ann], "#actions .outcome")
+        assert await page.locator("#felt .played").count() == 2  # the last trick, uncovered
+        assert await page.locator("#felt .panel").count() == 0
+        again = page.locator("button", has_text="Play again")
+        assert await again.count() == 1 and await page.locator("button", has_text="Ready").count() == 0
+        await ann.screenshot(shots / "game-over-360x640.png")
+        await again.click()
+        await page.locator("#table-log", has_text="You are ready").wait_for()
+
+
+async def enter_name_only(visitor: Guest, name: str) -> None:
+    """Give the welcome's name and go on, wherever the page goes next."""
+    await visitor.page.fill("#name", name)
+    await visitor.page.click("text=Enter the lobby")
 
 
 async def slow_player(client: RawClient, seconds: float) -> None:
@@ -411,7 +518,8 @@ async def test_a_hostile_name_is_text_and_a_phone_never_scrolls_sideways(browser
         await page.locator("#lobby-log", has_text=HOSTILE_CHAT).wait_for()
         assert HOSTILE_TABLE in await dan.text_of("#tables")
         assert HOSTILE_NAME in await dan.text_of("#tables")
-        assert await page.locator("main img, main script, main b:text('bold'), main i, main a").count() == 0
+        marked_up = "main img, main script, main b:text('bold'), main i, main a:not(.evening-links a)"  # (ours: links)
+        assert await page.locator(marked_up).count() == 0
         await dan.screenshot(shots / "lobby-360x640.png")
         sizes = [PHONE, {"width": 640, "height": 360}, {"width": 800, "height": 1280}, LAPTOP]
         for size in sizes:
@@ -463,3 +571,161 @@ async def test_a_guest_makes_a_club_table_and_its_summary_tells_the_club_options
         summary = await ann.text_of(".panel.summary")
         assert "captured by" in summary
         await ann.screenshot(shots / "club-hand-summary-1280x800.png")
+
+
+async def bots_play(server: Server, rules: dict[str, Any], games: int) -> None:
+    """A table of built-in bots plays ``games`` games while a client watches it, then stops."""
+    watcher = await RawClient.connect(server.port)
+    await watcher.hello("watcher", kind="human")
+    await watcher.send(type="create_table", id=1, rules=rules, bots=["heuristic"] * rules["players"],
+                       spectate=True, seed=len(rules) + rules["players"])
+    while games:
+        message = await watcher.read(60)
+        games -= message["type"] == "game_over"
+    await watcher.close()
+    await server.settle()
+
+
+PAGE_BYTES = """() => performance.getEntries()
+    .filter((e) => e.encodedBodySize !== undefined).reduce((n, e) => n + e.encodedBodySize, 0)"""
+"""The bytes of every file and answer the page has loaded (bodies, as sent: no compression here)."""
+
+
+def chart_points(series: list[list[int]]) -> list[tuple[int, int, int]]:
+    """The points a game's chart must show: (side, hand, score), hand 0 the start at 0."""
+    start = [0] * len(series[0])
+    every = enumerate([start, *series])
+    return sorted((side, hand, score) for hand, scores in every for side, score in enumerate(scores))
+
+
+async def test_the_evening_page_charts_each_game_and_a_replay_steps_through_every_trick(
+        browser: Any, shots: Path) -> None:
+    """After two games (a partnership table and a cutthroat one with the club options), the
+    evening page from the lobby's link shows each with its players, rules and winner, its
+    chart's points are the records' scores after each hand; the replay, stepped by keys to
+    the end, shows every trick of the record with its winner, and each hand's points."""
+    from setback.server.history import score_series
+
+    async with running_web_server(bot_table_pace=0, bot_table_pause=0.1) as server:
+        await asyncio.gather(bots_play(server, {"players": 4, "teams": 2}, 1),
+                             bots_play(server, {"players": 3, "low": "captured", "dealer_steal": True}, 1))
+        rows = server.store.finished_games()
+        assert len(rows) == 2
+        async with guest(browser, page_url(server)) as ann:
+            page = ann.page
+            await enter(ann, "ann")
+            began = time.perf_counter()
+            await page.click("text=The evening")
+            await page.locator("body[data-loaded]").wait_for()
+            figure(shots, "evening_load_ms", round(1000 * (time.perf_counter() - began)))
+            figure(shots, "evening_bytes", await page.evaluate(PAGE_BYTES))
+            for row in rows:
+                card = page.locator(f".game-card[data-game='{row.id}']")
+                assert all([name in await card.inner_text() for name in row.players])
+                shown = await card.locator("circle").evaluate_all(
+                    "dots => dots.map((d) => [d.dataset.side, d.dataset.hand, d.dataset.score].map(Number))")
+                assert sorted(map(tuple, shown)) == chart_points(score_series(row))
+                assert "win" in await card.locator(".winner").inner_text()
+            assert "low captured" in await page.locator(".game-card").nth(0).inner_text() + \
+                await page.locator(".game-card").nth(1).inner_text()
+            await ann.screenshot(shots / "evening-1280x800.png")
+            await page.set_viewport_size(PHONE)
+            assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            await ann.screenshot(shots / "evening-360x640.png")
+            await page.set_viewport_size(LAPTOP)
+            replayed_row = next(row for row in rows if len(row.players) == 3)  # the club options' game
+            record = (await asyncio.to_thread(_get_json, f"http://127.0.0.1:{web_port(server)}/api/games/{replayed_row.id}"))
+            began = time.perf_counter()
+            await page.locator(f".game-card[data-game='{replayed_row.id}'] a", has_text="Replay").click()
+            await page.locator("body[data-loaded]").wait_for()
+            figure(shots, "replay_load_ms", round(1000 * (time.perf_counter() - began)))
+            figure(shots, "replay_bytes", await page.evaluate(PAGE_BYTES))
+            expected = [
+                (h["number"], t + 1, [(trick["leader"] + i) % 3 for i in range(3)], trick["cards"], trick["winner"])
+                for h in record["hands"] for t, trick in enumerate(h["tricks"])]
+            seen: list[tuple[int, int, list[int], list[str], int]] = []
+            points = 0
+            shot = phone_shot = False
+            for _ in range(len(expected) + 2 * len(record["hands"]) + 2):
+                where = await page.locator("#replay-where").inner_text()
+                hand = int(re.match(r"Hand (\d+)", where).group(1))  # type: ignore[union-attr]
+                trick = page.locator(".replay-trick")
+                if await trick.count():
+                    plays = await trick.locator("li").evaluate_all(
+                        "items => items.map((i) => [Number(i.dataset.seat), i.querySelector('.card').dataset.card])")
+                    seen.append((hand, int(await trick.get_attribute("data-trick") or 0), [s for s, _ in plays],
+                                 [c for _, c in plays], int(await trick.get_attribute("data-winner") or -1)))
+                    assert await page.locator(".replay-cards .card").count() == 18  # every hand face up
+                    if not shot:
+                        await ann.screenshot(shots / "replay-1280x800.png")
+                        shot = True
+                if await page.locator("#replay-points .points").count():
+                    points += 1
+                    text = await page.locator("#replay-points").inner_text()
+                    assert all(word in text for word in ("High", "Low", "Jack", "Game"))
+                    if "captured by" in text and points > 1 and not phone_shot:
+                        phone_shot = True
+                        await page.set_viewport_size(PHONE)
+                        await ann.screenshot(shots / "replay-points-360x640.png")
+                        assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+                        await page.set_viewport_size(LAPTOP)
+                if await page.locator("#next-trick:disabled").count():
+                    break
+                await page.keyboard.press("ArrowRight")
+            assert seen == expected
+            assert points == sum(1 for h in record["hands"] if h["result"])
+            assert f"game={replayed_row.id}" in await page.input_value("#share-link")
+            await page.keyboard.press("Home")
+            assert (await page.locator("#replay-where").inner_text()).startswith("Hand 1 of")
+            await page.goto(await page.input_value("#share-link"))  # a shared link opens at its moment
+            await page.locator("body[data-loaded]").wait_for()
+            assert (await page.locator("#replay-where").inner_text()).startswith("Hand 1 of")
+
+
+def _get_json(url: str) -> Any:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+async def seat_a_player(server: Server, name: str, table: str, hand_limit: int,
+                        pace: float) -> tuple[RawClient, asyncio.Future[None]]:
+    """A person (a client answering at ``pace``) with three bots at a new table, playing."""
+    player = await RawClient.connect(server.port)
+    await player.hello(name, kind="human")
+    await player.send(type="create_table", id=1, name=f"{name}'s table", bots=["random"] * 3,
+                      rules={"players": 4, "teams": 2, "hand_limit": hand_limit})
+    await player.expect("table", id=1)
+    await player.send(type="join", id=2, table=table, ready=True)
+    await player.expect("joined", id=2)
+    return player, asyncio.ensure_future(slow_player(player, pace))
+
+
+async def test_the_big_screen_shows_a_game_as_a_spectator_and_moves_on_to_the_next(browser: Any, shots: Path) -> None:
+    """The big screen at 1920x1080 watches the game being played, holds no hidden card in any
+    frame, and when that game is over moves on by itself to another table being played."""
+    async with serving() as server:
+        players = [await seat_a_player(server, "fay", "t1", hand_limit=1, pace=0.3)]
+        try:
+            async with guest(browser, f"http://127.0.0.1:{web_port(server)}/screen?pace={PACE}", BIG_SCREEN) as tv:
+                page = tv.page
+                await page.locator("#felt .seat", has_text="fay").wait_for()
+                players.append(await seat_a_player(server, "gus", "t2", hand_limit=100, pace=0.3))
+                await page.locator("#felt .played").first.wait_for()
+                assert await page.locator("#hand .card").count() == 0
+                await tv.screenshot(shots / "big-screen-1920x1080.png")
+                widths: list[float] = []
+                async with asyncio.timeout(30):  # at one instant while a table is shown (not between two)
+                    while not (widths and min(widths) > 0):
+                        widths = await page.locator("#felt .seat").evaluate_all(
+                            "nodes => nodes.map((n) => n.getBoundingClientRect().width)")
+                        await asyncio.sleep(0.05)
+                assert min(widths) >= 90  # readable from across a room
+                await page.locator("#felt .seat", has_text="gus").wait_for(timeout=60_000)
+                assert [f["table"] for f in tv.frames if f.get("type") == "spectating"] == ["t1", "t2"]
+                assert_only_seen_cards(tv.frames, seat=None)
+        finally:
+            for player, playing in players:
+                playing.cancel()
+                await player.close()

@@ -496,8 +496,8 @@ async def test_a_seat_is_chosen_by_its_number_and_partners_share_a_letter() -> N
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: "Partners" in screen_text(app), "the table listed")
             text = screen_text(app)
-            assert "0 A: empty" in text and "1 B: empty" in text and "2 A: empty" in text
-            await pilot.press("2")
+            assert "1 A: empty" in text and "2 B: empty" in text and "3 A: empty" in text  # seats count from 1
+            await pilot.press("3")
             await until(pilot, lambda: app.state.seat is not None, "the seat")
             assert app.state.seat == 2
         await host.close()

@@ -180,8 +180,8 @@ def test_the_log_tells_who_sat_down_left_dropped_and_was_stood_in_for() -> None:
         (1, {"connected": False}, "p1 lost their connection; their seat is kept for them."),
         (1, {"connected": True}, "p1 is back."),
         (2, {"replaced_by_bot": True}, "A bot plays for p2 now."),
-        (3, {"name": None, "kind": "empty"}, "p3 left seat 3."),
-        (3, {"name": "dave"}, "dave sat down in seat 3."),
+        (3, {"name": None, "kind": "empty"}, "p3 left seat 4."),
+        (3, {"name": "dave"}, "dave sat down in seat 4."),
         (0, {"connected": False}, None),  # our own seat: we know
     ]
     current = info()
@@ -493,7 +493,7 @@ def test_the_lobby_says_who_is_away_and_whom_a_bot_stands_in_for() -> None:
     table.seats[1] = SeatInfo(seat=1, name="dee", kind="human", ready=False, connected=False, replaced_by_bot=True)
     table.seats[2] = SeatInfo(seat=2, name="bob", kind="human", ready=True, connected=False)
     shown = table_detail(table).plain
-    assert "1: dee (a bot standing in)" in shown and "2: bob (away)" in shown and "0: p0 ·" in shown
+    assert "2: dee (a bot standing in)" in shown and "3: bob (away)" in shown and "1: p0 ·" in shown  # seats from 1
 
 
 def test_the_client_knows_whom_it_could_seat_a_bot_for() -> None:

@@ -13,6 +13,7 @@ import re
 import socket
 from pathlib import Path
 
+import msgspec
 import pytest
 from rich.console import Console, RenderableType
 from textual.pilot import Pilot
@@ -25,7 +26,15 @@ from setback.cli import build_parser
 from setback.client.app import SetbackApp
 from setback.client.dialogs import HelpDialog, ShowDialog
 from setback.client.felt import table_picture
-from setback.client.panels import centre, score_sheet, seat_clock, seats_table, status_line, waiting_room
+from setback.client.panels import (
+    centre,
+    score_sheet,
+    seat_clock,
+    seats_table,
+    sheet_labels,
+    status_line,
+    waiting_room,
+)
 from setback.client.screens import Chip, DiscoverScreen, LobbyScreen
 from setback.client.state import ClientState, Link, LogKind, QuickGame
 from setback.commands.common import rules_from
@@ -211,10 +220,53 @@ def test_the_score_sheet_gives_each_hand_by_side_and_the_running_totals() -> Non
     assert "A: p0 & p2 · B: p1 & p3" in " ".join(sheet)
 
 
+def test_the_score_sheet_marks_a_stolen_hand_and_tells_alike_names_apart() -> None:
+    """A hand the dealer took at the highest bid so far says "stolen"; three bots whose names
+    cut alike head their columns with their seats' numbers, each column another."""
+    state = seated(players=3)
+    game = Game(Rules(players=3), 5)
+    names = ["heuristic-0", "heuristic-1", "heuristic-2"]
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(2)), players=names, results=[
+        WireHandResult(hand_number=1, dealer=0, pitcher=0, bid=2, trump="S", high=0, high_card="AS", low=1,
+                       low_card="2S", jack=None, game=0, game_pips=[20, 10, 3], points=[2, 1, 0], set_back=False,
+                       deltas=[2, 1, 0], scores=[2, 1, 0], stolen=True),
+    ]))
+    assert state.game is not None
+    sheet = drawn(score_sheet(state.game, state.names(), ascii=True), width=80).splitlines()
+    assert "stolen" in next(line for line in sheet if line.lstrip().startswith("1 "))
+    heading = sheet[0]
+    assert all(f"{seat} heu" in heading for seat in (1, 2, 3)), heading
+    assert sheet_labels(state.game.rules, ["ann", "bob", "cy"]) == ["ann", "bob", "cy"]
+
+
+def test_a_new_hands_felt_labels_the_trick_kept_from_the_hand_before() -> None:
+    """Until the first lead of a hand, the hand before's last trick lies on the felt as that
+    hand's, never as "trick 0"."""
+    state = seated()
+    game = Game(Rules(players=4), 21)
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(ME)), players=[f"p{s}" for s in range(4)]))
+    while game.view(None).hand_number < 2 or game.view(None).pitcher is None:
+        for event in game.apply(game.legal_actions()[-1]):
+            state.receive(EventMessage(table="t1", event=event_to_wire(event, ME, game.view(None).winning)))
+    rows = "\n".join(drawn(table_picture(state, 0.0, False, 72, 19), width=72).splitlines())
+    assert "trick 0" not in rows and "hand 1's last trick" in rows
+
+
+def test_a_private_tables_waiting_room_shows_its_code_while_a_seat_is_free() -> None:
+    """The code a private table was made with stays on the table screen until every seat is taken."""
+    state = seated()
+    info = state.tables["t1"]
+    free = [msgspec.structs.replace(seat, name=None, kind="empty") if seat.seat == 1 else seat for seat in info.seats]
+    state.receive(TableUpdate(table=msgspec.structs.replace(info, private=True, invite="TX-42", seats=free)))
+    assert "invite code is TX-42" in drawn(waiting_room(state), width=120)
+    state.receive(TableUpdate(table=msgspec.structs.replace(info, private=True, invite=None)))
+    assert "TX-42" not in drawn(waiting_room(state), width=120)
+
+
 def test_the_waiting_room_of_a_team_table_shows_the_sides() -> None:
     state = seated(teams=2)
     text = drawn(waiting_room(state))
-    assert "seat 0 (A): p0" in text and "seat 1 (B): p1" in text and "seat 3 (B): p3 (you)" in text
+    assert "seat 1 (A): p0" in text and "seat 2 (B): p1" in text and "seat 4 (B): p3 (you)" in text
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
@@ -444,7 +496,7 @@ async def test_the_lobby_help_lists_every_key_and_q_quits_from_it() -> None:
             await until(pilot, lambda: isinstance(app.screen, HelpDialog), "the keys")
             await pilot.pause()
             text = screen_text(app)
-            for words in ("0-6", "sit down in that seat", "watch the table", "create a table", "chat with the lobby",
+            for words in ("1-7", "sit down in that seat", "watch the table", "create a table", "chat with the lobby",
                           "refresh", "q  quit"):
                 assert words in text, words
             await pilot.press("q")

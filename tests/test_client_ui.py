@@ -117,7 +117,8 @@ async def test_a_whole_hand_bid_pitch_follow_and_the_summary() -> None:
 
 
 async def test_illegal_cards_cannot_be_chosen_and_nothing_is_sent() -> None:
-    """Keys and clicks on a card that does not follow send nothing; the arrows skip it."""
+    """Keys and clicks on a card that does not follow send nothing and keep the last legal
+    choice chosen (Enter makes it); the arrows skip it."""
     async with running_server() as server:
         app = client(server.port, quick())
         async with app.run_test(size=(80, 24)) as pilot:
@@ -138,13 +139,13 @@ async def test_illegal_cards_cannot_be_chosen_and_nothing_is_sent() -> None:
                 sent = sent_by(app)
                 screen = table_screen(app)
                 card = illegal[0]
+                chosen = screen.selected
+                assert chosen in decision.legal
                 await pilot.press(str(places.index(card) + 1))
                 assert "cannot be played" in screen_text(app)
                 await pilot.click(chip_for(app, f"play {card}"))
-                await pilot.press("enter")
                 assert sent == [], "nothing was sent"
-                assert screen.selected is None, "the illegal card was not chosen, and nothing else is"
-                assert "Choose a card first" in screen_text(app)
+                assert screen.selected == chosen, "the illegal card was not chosen: the last legal choice stays"
                 assert chip_for(app, f"play {card}").has_class("-illegal")
                 for _ in range(len(order) + 1):
                     await pilot.press("right")

@@ -25,7 +25,7 @@ from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import Address, ServerLink
 from setback.protocol import decode_server
 from setback.protocol.convert import view_from_wire, view_to_wire
-from setback.protocol.messages import Decide, DecisionClock
+from setback.protocol.messages import CreateTable, Decide, DecisionClock, WireRules
 from setback.protocol.views import WireViews
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -220,26 +220,66 @@ async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
         await host.close()
 
 
-async def test_a_restarted_bot_sits_down_again_with_its_kept_token(tmp_path: Path) -> None:
+async def killed_mid_game(server: Server, tokens: SeatTokens) -> tuple[RawClient, str, ServerLink]:
+    """A bot ``phoenix`` at a table hosted for it, killed mid-game (no leave: the connection
+    just goes), its seat's token kept: the host, the table and the link it played on."""
+    host, table = await host_table(server.port, 2, ["random"])
+    bot = DroppingBot(seed=1)
+    bot.cut = asyncio.Event()
+    link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+    first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
+    await asyncio.wait_for(bot.cut.wait(), 30)
+    first.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await first
+    assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+    return host, table, link
+
+
+async def test_a_restarted_bot_sits_down_again_with_its_kept_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Killed mid-game and started again, the bot is put back in its seat (it was held for
-    it) rather than refused, and plays the game out; its token is forgotten once it leaves."""
+    it) rather than refused, says so, and plays the game out; its token is forgotten once it
+    leaves."""
     tokens = SeatTokens(tmp_path / "seats.json")
     async with running_server() as server:
-        host, table = await host_table(server.port, 2, ["random"])
-        bot = DroppingBot(seed=1)
-        bot.cut = asyncio.Event()
-        link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
-        first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
-        await asyncio.wait_for(bot.cut.wait(), 30)
-        first.cancel()  # as good as killed: no leave, the connection just goes
-        with contextlib.suppress(asyncio.CancelledError):
-            await first
-        assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+        host, table, link = await killed_mid_game(server, tokens)
         again = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
         played = await asyncio.wait_for(play_remote(again, HeuristicBot(seed=1), Seating(table), games=1,
                                                     tokens=tokens), 60)
         assert played == 1 and again.seat == link.seat is not None
         assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is None
+        said = capsys.readouterr().err
+        assert re.search(rf"back_in_saved_seat .*seat={link.seat + 1} .*table={table}", said), said
+        await host.close()
+
+
+async def test_a_bot_that_creates_makes_a_new_table_and_says_what_it_waits_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a seat kept for it at another table, a bot asked to create a table makes a new one
+    (not back to the old seat), and says which table and what it waits for: its free seats."""
+    tokens = SeatTokens(tmp_path / "seats.json")
+    async with running_server() as server:
+        host, table, _ = await killed_mid_game(server, tokens)
+        capsys.readouterr()
+        again = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+        create = CreateTable(id="create", rules=WireRules(players=3))
+        playing = asyncio.ensure_future(play_remote(again, HeuristicBot(1), Seating("", create=create), tokens=tokens))
+        try:
+            said = ""
+            async with asyncio.timeout(20):
+                while "waiting_for_players" not in said:
+                    await asyncio.sleep(0.1)
+                    said += capsys.readouterr().err
+        finally:
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+        assert again.table is not None and again.table != table and "back_in_saved_seat" not in said
+        waits = r"waiting_for='2 free seats \(2, 3\) to be taken'"
+        assert re.search(rf"waiting_for_players .*table={again.table} .*{waits}", said), said
         await host.close()
 
 

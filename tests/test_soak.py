@@ -1,5 +1,5 @@
 """A real `setback serve` under many tables for minutes: the figures issue 23 asks for, run
-only when asked (``pytest -m soak``; README, "Development")."""
+only when asked (``pytest -m soak``; docs/development.md)."""
 
 from __future__ import annotations
 

@@ -39,6 +39,7 @@ from setback.protocol.messages import (
     Leave,
     Left,
     Ready,
+    TableInfo,
     TableUpdate,
     TimedOutEvent,
 )
@@ -75,18 +76,24 @@ async def play_remote(
     ``limit`` caps the bot's own time per decision (the table's clock caps it anyway);
     ``clock``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
     when given, keeps the seat's token, so that the bot, restarted, sits down again where
-    it was while the server holds its seat. ``replaced``, when given, gets each request the
-    SDK answered with the fallback, and what the bot did instead (``setback check-bot``).
+    it was while the server holds its seat (and says so in the log, ``back_in_saved_seat``)
+    unless ``seating`` creates a table: that makes a new one, always. While its table waits
+    for players, the log says which table and what it waits for (``waiting_for_players``).
+    ``replaced``, when given, gets each request the SDK answered with the fallback, and what
+    the bot did instead (``setback check-bot``).
     """
     where = str(link.address)
-    kept = tokens.token(where, link.name) if tokens is not None else None
+    kept = tokens.token(where, link.name) if tokens is not None and seating.create is None else None
     link.token = kept
     welcome = await link.connect()
-    if kept is None or welcome.token != kept:  # a token the server took back would have put us in our seat
+    resumed = kept is not None and welcome.token == kept  # a token the server took back puts us in our seat
+    joining: str | None = None
+    if not resumed:
         table, invite = seating.table, seating.invite
         if seating.create is not None:
             table, invite = await _create(link, seating.create)
         await link.send(Join(id="join", table=table, seat=seating.seat, ready=True, invite=invite))
+        joining = table
     agent: BotSeat | None = None
     played = won = 0
     side: int | None = None
@@ -95,6 +102,8 @@ async def play_remote(
     taking_back = False
     answered: tuple[int, View, Action] | None = None
     """The pending request, its view and the action sent for it: refused, it stands (spec.md section 12)."""
+    awaited = ""
+    """What the bot's table was last said to wait for."""
     try:
         while games is None or played < games:
             try:
@@ -111,7 +120,10 @@ async def play_remote(
                 await link.reconnect(attempts=reconnect_attempts)
                 continue
             match message:
-                case Joined(seat=seat, token=token):
+                case Joined(table=table_id, seat=seat, token=token):
+                    if resumed and agent is None:
+                        log.info("back_in_saved_seat", table=table_id, seat=seat + 1, server=where,
+                                 note="this bot's seat was kept for it; --create makes a new table")
                     if agent is None:
                         agent = BotSeat(bot, seat, Limits(decision=limit))
                     if tokens is not None:
@@ -130,7 +142,13 @@ async def play_remote(
                     log.warning("server_timed_out", seat=seat, action=played_for_us, in_a_row=row)
                     if agent is not None:
                         agent.clock.timeouts += 1
-                case TableUpdate(table=info) if info.table == link.table and link.seat is not None:
+                case TableUpdate(table=info) if info.table in (link.table, joining):
+                    if (waits := waiting_for(info, link.seat)) != awaited and waits:
+                        log.info("waiting_for_players", table=info.table, name=info.name, waiting_for=waits,
+                                 invite=info.invite)
+                    awaited = waits
+                    if link.seat is None:
+                        continue
                     standing_in = info.seats[link.seat].replaced_by_bot
                     if standing_in and not taking_back:  # after too many timeouts: take the seat back
                         log.warning("stand_in_took_the_seat", seat=link.seat, taking_it_back=True)
@@ -188,6 +206,22 @@ async def play_remote(
                 clock.add(agent.clock)
         await link.close()
     return played
+
+
+def waiting_for(info: TableInfo, mine: int | None) -> str:
+    """What a table that has not started its game waits for, in words ("" once it plays):
+    its free seats to be taken, and its players who are not ready (seats counted from 1)."""
+    if info.status not in ("waiting", "finished"):
+        return ""
+    free = [seat.seat + 1 for seat in info.seats if seat.kind == "empty"]
+    unready = [seat.name or f"seat {seat.seat + 1}" for seat in info.seats
+               if seat.kind != "empty" and not seat.ready and seat.seat != mine]
+    said = []
+    if free:
+        said.append(f"{len(free)} free seat{'s' if len(free) > 1 else ''} ({', '.join(map(str, free))}) to be taken")
+    if unready:
+        said.append(f"{', '.join(unready)} to be ready")
+    return "; ".join(said)
 
 
 async def _create(link: ServerLink, request: CreateTable) -> tuple[str, str | None]:

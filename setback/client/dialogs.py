@@ -40,7 +40,7 @@ At the table
 LOBBY_KEYS = """\
 In the lobby
   ↑ ↓  Enter      choose a table and sit down in its lowest free seat
-  0-6             sit down in that seat (partners share a letter)
+  1-7             sit down in that seat (partners share a letter)
   s               watch the table          n  create a table
   c               chat with the lobby      r  refresh
   ?               these keys               q  quit
@@ -236,6 +236,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
             yield Tick("private: joining needs the invite code", False, id="private", compact=True)
+            yield Static("Sides: cutthroat unless you choose teams.", classes="hint")
             yield Static("Bots in every seat: you watch them play.", classes="hint", id="watch_hint")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):

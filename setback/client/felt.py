@@ -73,8 +73,12 @@ def table_picture(state: ClientState, now: float, ascii: bool, width: int, heigh
     rows[bottom] = place(rows[bottom], left, Text("╰" + "─" * (right - left - 1) + "╯", style=DIM))
     if game.phase == "playing":
         plays, _, over = game.on_table
-        number = sum(game.taken) + (0 if over else 1)
-        label = Text(f"trick {number}" if plays else "", style=DIM)
+        last = game.last_trick
+        if over and last is not None and last.hand != game.hand_number:  # kept in view until the lead
+            words = f"hand {last.hand}'s last trick"
+        else:
+            words = f"trick {sum(game.taken) + (0 if over else 1)}"
+        label = Text(words if plays else "", style=DIM)
         rows[top] = place(rows[top], round((left + right - len(label)) / 2), label)
     players = game.rules.players
     me = game.seat if game.seat is not None else 0

@@ -15,8 +15,9 @@ from rich.text import Text
 from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
+from setback.client.words import seat_word
 from setback.engine import Suit
-from setback.protocol.messages import TableInfo
+from setback.protocol.messages import TableInfo, WireRules
 from setback.telling.story import (
     SUIT_NAMES,
     clock_text,
@@ -284,13 +285,16 @@ def waiting_room(state: ClientState) -> RenderableType:
     for seat in info.seats:
         side = f" ({SIDE_LETTERS[side_of(info.rules, seat.seat)]})" if info.rules.teams else ""  # as the lobby
         if seat.kind == "empty":
-            lines.append(Text(f"  seat {seat.seat}{side}: empty", style=DIM))
+            lines.append(Text(f"  {seat_word(seat.seat)}{side}: empty", style=DIM))
         else:
             ready = "ready" if seat.ready else "not ready"
             you = " (you)" if seat.seat == state.seat else ""
-            lines.append(Text(f"  seat {seat.seat}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
+            lines.append(Text(f"  {seat_word(seat.seat)}{side}: {seat.name}{you}{rating_text(seat.rating)}, {ready}"))
     if info.rules.teams:
         lines.append(Text("  Seats with the same letter play together.", style=DIM))
+    invite = info.invite or state.invites.get(info.table)
+    if info.private and invite and any(seat.kind == "empty" for seat in info.seats):
+        lines.append(Text(f"  Private table: its invite code is {invite}, for the guests you invite.", style=MINE))
     return Group(*lines)
 
 
@@ -338,7 +342,7 @@ def ready_line(state: ClientState) -> str:
     info = state.tables.get(state.table or "")
     if info is None:
         return "r: play again · l: leave"
-    waiting = [s.name or f"seat {s.seat}" for s in info.seats
+    waiting = [s.name or seat_word(s.seat) for s in info.seats
                if s.kind in {"human", "bot"} and not s.ready and s.seat != state.seat]
     mine = next((s for s in info.seats if s.seat == state.seat), None)
     me = "You are ready" if mine is not None and mine.ready else "r: play again"
@@ -366,7 +370,7 @@ def lobby_prompt(state: ClientState, now: float) -> Text:
         return Text(state.notice, style=ALERT)
     if state.link is Link.RECONNECTING:
         return reconnecting(state, now)
-    return Text("Enter: sit · 0-6: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
+    return Text("Enter: sit · 1-7: sit in that seat · s: watch · n: new · c: chat · ?: keys", style=DIM)
 
 
 LOBBY_NAME_CHARS = 20
@@ -401,14 +405,14 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
     for seat in info.seats:
         side = f" {SIDE_LETTERS[side_of(info.rules, seat.seat)]}" if info.rules.teams else ""  # partners: one letter
         if seat.kind == "empty":
-            seats.append(f"{seat.seat}{side}: empty")
+            seats.append(f"{seat.seat + 1}{side}: empty")
         else:
             kind = " (bot)" if seat.kind in {"bot", "builtin"} else ""
             if seat.replaced_by_bot:
                 kind += ", a bot standing in" if kind else " (a bot standing in)"
             elif not seat.connected:
                 kind += ", away" if kind else " (away)"
-            seats.append(f"{seat.seat}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
+            seats.append(f"{seat.seat + 1}{side}: {seat.name}{kind}{rating_text(seat.rating)}")
     text.append(" · ".join(seats))
     extras = [f"{info.spectators} watching"] if info.spectators else []
     if info.rated:
@@ -427,6 +431,19 @@ SHEET_COLUMN_CELLS = 7
 total, ``+2   7``; it widens for the side's name where there is room."""
 
 
+def sheet_labels(rules: WireRules, names: list[str]) -> list[str]:
+    """Each side's column heading on the score sheet: its letter at a partnership table, else
+    its player's name, or, where names cut to the narrowest column would look alike
+    (``heuris…`` three times over), the seat's number first (``2 heur…``)."""
+    if rules.teams is not None:
+        return [SIDE_LETTERS[side] for side in range(sides(rules))]
+    cut_to = SHEET_COLUMN_CELLS - 1
+    shown = [name if len(name) <= SHEET_COLUMN_CELLS else name[:cut_to] for name in names]
+    if len(set(shown)) == len(shown):
+        return list(names)
+    return [f"{seat + 1} {name}" for seat, name in enumerate(names)]
+
+
 def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | None = None) -> Table:
     """Each scored hand of the game on a row: its pitcher, bid and trump, whether the bid was
     made, and each side's change and running total; this player's side in bold. ``latest``:
@@ -436,17 +453,19 @@ def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | Non
     table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=False, header_style=DIM)
     table.add_column("hand", justify="right", no_wrap=True)
     table.add_column("pitcher", no_wrap=True, overflow="ellipsis", max_width=12)
-    table.add_column("bid", no_wrap=True)
-    for side in range(sides(rules)):
-        label = SIDE_LETTERS[side] if rules.teams is not None else side_name(rules, side, names)
+    results = game.results if latest is None else game.results[-latest:]
+    stolen = any(result.stolen for result in results)  # room for the mark, where there is one
+    table.add_column("bid", no_wrap=True, min_width=len("4 S made stolen") if stolen else None)
+    for side, label in enumerate(sheet_labels(rules, names)):
         table.add_column(label, justify="right", no_wrap=True, overflow="ellipsis", min_width=SHEET_COLUMN_CELLS,
                          max_width=TABLE_NAME_CELLS, header_style=MINE if side == mine else DIM)
-    results = game.results if latest is None else game.results[-latest:]
     for result in results:
         bid = Text(f"{result.bid} ")
         trump = Suit.parse(result.trump)
         bid.append(suit_label(trump, ascii).split()[0], style=SUIT_STYLES[trump])
         bid.append(" set" if result.set_back else " made", style=ALERT if result.set_back else DIM)
+        if result.stolen:  # the dealer's steal: the dealer took the bid at the highest so far
+            bid.append(" stolen", style=ALERT)
         cells = []
         for side, (delta, score) in enumerate(zip(result.deltas, result.scores, strict=True)):
             cell = Text(f"{delta:+d}" if delta else "·", style=ALERT if delta < 0 else DIM)

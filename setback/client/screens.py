@@ -251,7 +251,7 @@ class LobbyScreen(ClientScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new", "New table"),
         Binding("enter,j", "join", "Sit", show=False),
-        *(Binding(str(seat), f"join({seat})", show=False) for seat in range(MAX_PLAYERS)),
+        *(Binding(str(seat + 1), f"join({seat})", show=False) for seat in range(MAX_PLAYERS)),
         Binding("s", "watch", "Watch"),
         Binding("c", "chat", "Chat"),
         Binding("r", "refresh", "Refresh"),
@@ -691,8 +691,7 @@ class TableScreen(ClientScreen):
             self._refuse(f"Not your turn: waiting for {self.state.names()[game.to_act]}.")
 
     def _refuse(self, text: str) -> None:
-        """Say why a key did nothing; a choice made before it is dropped, so Enter sends nothing unchosen."""
-        self.selected = None
+        """Say why a key did nothing; the last legal choice stays chosen, so Enter still makes it."""
         self.state.tell(text)
         self.show(self.state)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from setback.client.render import sorted_hand
-from setback.client.words import error_text
+from setback.client.words import error_text, seat_word
 from setback.engine import Card, Suit
 from setback.protocol.messages import (
     Act,
@@ -289,9 +289,9 @@ class ClientState:
             return game.players  # a finished game's table shows who sits there now
         if info is not None:  # (a seat emptied at the end of the game keeps the name of who played it)
             played = game.players if game is not None else []
-            return [s.name or (played[s.seat] if s.seat < len(played) else f"seat {s.seat}") for s in info.seats]
+            return [s.name or (played[s.seat] if s.seat < len(played) else seat_word(s.seat)) for s in info.seats]
         players = game.rules.players if game is not None else 0
-        return [f"seat {s}" for s in range(players)]
+        return [seat_word(s) for s in range(players)]
 
     @property
     def recalls(self) -> bool:
@@ -472,7 +472,7 @@ class ClientState:
         if seat is None:
             self.say(LogKind.INFO, f"You are watching table {table}.")
         else:
-            self.say(LogKind.INFO, f"You sit at table {table}, seat {seat}.")
+            self.say(LogKind.INFO, f"You sit at table {table}, {seat_word(seat)}.")
 
     def _error(self, error: Error) -> None:
         request = self.requests.pop(error.id, None)
@@ -505,7 +505,7 @@ class ClientState:
     def _ensure_game(self, rules: WireRules) -> GameView:
         if self.game is None:
             names = self.names()
-            players = names if len(names) == rules.players else [f"seat {s}" for s in range(rules.players)]
+            players = names if len(names) == rules.players else [seat_word(s) for s in range(rules.players)]
             return self._new_game(rules, players)
         return self.game
 
@@ -676,12 +676,12 @@ def seat_changes(before: TableInfo, after: TableInfo, mine: int | None) -> list[
     for old, new in zip(before.seats, after.seats, strict=False):
         if new.seat == mine:
             continue
-        name = new.name or old.name or f"seat {new.seat}"
+        name = new.name or old.name or seat_word(new.seat)
         if old.name != new.name:
             if old.name is not None:
-                lines.append(f"{old.name} left seat {old.seat}.")
+                lines.append(f"{old.name} left {seat_word(old.seat)}.")
             if new.name is not None:
-                lines.append(f"{new.name} sat down in seat {new.seat}.")
+                lines.append(f"{new.name} sat down in {seat_word(new.seat)}.")
         elif new.replaced_by_bot and not old.replaced_by_bot:
             lines.append(f"A bot plays for {name} now.")
         elif old.replaced_by_bot and not new.replaced_by_bot:

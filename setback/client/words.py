@@ -17,6 +17,13 @@ from setback.protocol.messages import (
     Spectate,
 )
 
+
+def seat_word(seat: int) -> str:
+    """A seat as people count them, from 1 (``seat 3`` is the wire's seat 2), wherever a
+    person reads one: the lobby, the table, the log (the browser table counts the same)."""
+    return f"seat {seat + 1}"
+
+
 WORDS: dict[str, str] = {
     "illegal_action": "The server refused that move",
     "not_your_turn": "It is not your turn",

@@ -68,7 +68,8 @@ def register(command: AddCommand) -> None:
     where.add_argument("--table", help="the table to join (setback's lobby lists them)")
     where.add_argument(
         "--create", action="store_true",
-        help="make a table (the rules flags below; --bots, --clock) and sit at it; its id is logged",
+        help="make a new table (the rules flags below; --bots, --clock) and sit at it, never going back to a seat "
+        "kept for this bot; its id, and what it waits for, are logged",
     )
     bot.add_argument(
         "--bots", type=lambda text: [b for b in text.split(",") if b], default=[], metavar="NAME,...",

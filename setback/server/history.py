@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from setback.engine import Game, Rules, game_record, replay_record
+from setback.engine import Game, HandScored, Rules, game_record, replay_record
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import WireRules
 from setback.server.store import BY_CLOCK, BY_STAND_IN, DamagedRecordError, GameRow, Store, replay, stood_in_seats
@@ -94,25 +94,29 @@ class _Outcome(msgspec.Struct):
 
 
 def history_rows(store: Store, limit: int | None) -> list[dict[str, Any]]:
-    """One summary a finished game, newest first. A game whose record cannot be read is left
-    out, and said to be in the log (on stderr)."""
-    rows = []
-    for row in store.finished_games(limit):
-        try:
-            rules = _rules(row)
-            outcome = msgspec.convert(row.outcome or {}, _Outcome)
-        except ValueError as exc:
-            DamagedRecordError(row.id, row.table_id, str(exc)).left_out()
-            continue
-        rows.append({
-            "game_id": row.id, "table": row.table_id, "players": row.players,
-            "rules": msgspec.to_builtins(rules_to_wire(rules)), "scores": outcome.scores,
-            "winner_side": outcome.winner, "reason": outcome.reason,
-            "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == outcome.winner],
-            "stood_in": stood_in(row), "timed_out": timed_out(row), "rated": row.rated,
-            "finished": _iso(row.finished),
-        })
-    return rows
+    """One summary a finished game (:func:`history_row`), newest first. A game whose record
+    cannot be read is left out, and said to be in the log (on stderr)."""
+    return [summary for row in store.finished_games(limit) if (summary := history_row(row)) is not None]
+
+
+def history_row(row: GameRow) -> dict[str, Any] | None:
+    """What ``setback history`` shows of a finished game: players, rules, final scores, the
+    winners and why, who was stood in for or timed out; None (said in the log) if its record
+    cannot be read."""
+    try:
+        rules = _rules(row)
+        outcome = msgspec.convert(row.outcome or {}, _Outcome)
+    except ValueError as exc:
+        DamagedRecordError(row.id, row.table_id, str(exc)).left_out()
+        return None
+    return {
+        "game_id": row.id, "table": row.table_id, "players": row.players,
+        "rules": msgspec.to_builtins(rules_to_wire(rules)), "scores": outcome.scores,
+        "winner_side": outcome.winner, "reason": outcome.reason,
+        "winners": [name for seat, name in enumerate(row.players) if rules.side_of(seat) == outcome.winner],
+        "stood_in": stood_in(row), "timed_out": timed_out(row), "rated": row.rated,
+        "finished": _iso(row.finished),
+    }
 
 
 def replay_lines(row: GameRow) -> Iterator[str]:
@@ -168,7 +172,23 @@ def numbers_text(numbers: list[int]) -> str:
 
 
 def leaderboard_rows(store: Store) -> list[dict[str, Any]]:
+    """The ratings of rated tables' players, highest first (``setback leaderboard``)."""
     return [
         {"player": player, "rating": round(rating, 1), "games": games, "wins": wins}
         for player, rating, games, wins in store.ratings()
     ]
+
+
+def score_series(row: GameRow) -> list[list[int]]:
+    """Each side's score after each scored hand of a game, in order (a hand thrown in
+    changes no score and is left out): the points of the evening page's chart."""
+    return [list(event.result.scores) for event in replayed(row).events if type(event) is HandScored]
+
+
+def finished_record(row: GameRow) -> dict[str, Any] | None:
+    """The whole record of a finished game, every hand's deal face up, with its rules as the
+    wire writes them (the replay page's); None while the game is being played, whose
+    hidden cards nobody may see."""
+    if row.finished is None or row.outcome is None:
+        return None
+    return {**export_record(row), "rules": msgspec.to_builtins(rules_to_wire(_rules(row)))}

@@ -1,5 +1,6 @@
 """The page's files, and what every answer over HTTP promises: only the page's own files
-(a strict Content-Security-Policy), and a socket only for pages of its own origin."""
+(a strict Content-Security-Policy), a socket only for pages of its own origin, and the
+evening's records (:mod:`setback.web.records`) as JSON."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from importlib import resources
 
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
+
+from setback.web.records import RECORDS_PATH, Records
 
 SOCKET_PATH = "/ws"
 """Where the page (or any WebSocket client) opens its socket."""
@@ -22,6 +25,10 @@ CONTENT_TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 """The kinds of file the page is made of; a file of any other kind is not served."""
+
+PAGES = {"/evening": "/evening.html", "/replay": "/replay.html", "/screen": "/screen.html"}
+"""The evening's pages by the short addresses people share: the evening (games and
+leaderboard), a finished game's replay (``/replay?game=ID``), the big screen."""
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -71,9 +78,10 @@ def same_origin(origin: str, host: str, tls: bool) -> bool:
 class Site:
     """The answers to HTTP requests: the page's files, and whether a socket may open."""
 
-    def __init__(self, tls: bool) -> None:
+    def __init__(self, tls: bool, records: Records | None = None) -> None:
         self.tls = tls
         self.files = _read_static()
+        self.records = records
 
     @property
     def size(self) -> int:
@@ -95,7 +103,10 @@ class Site:
             if origins and (len(origins) > 1 or len(hosts) != 1 or not same_origin(origins[0], hosts[0], self.tls)):
                 return _plain(http.HTTPStatus.FORBIDDEN, "only the page this server serves may open its socket\n")
             return None
-        file = self.files.get(path)
+        if path.startswith(RECORDS_PATH) and self.records is not None:
+            found = self.records.answer(path, request.path.partition("?")[2])
+            return _response(found.status, found.body, "application/json")
+        file = self.files.get(PAGES.get(path, path))
         if file is None:
             return _plain(http.HTTPStatus.NOT_FOUND, "no such file\n")
         return _response(http.HTTPStatus.OK, file.body, file.content_type)

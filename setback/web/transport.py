@@ -25,6 +25,7 @@ from websockets.server import ServerProtocol
 
 from setback.server.app import Server
 from setback.server.connection import Connection
+from setback.web.records import Records
 from setback.web.site import Site
 
 log = structlog.get_logger("setback.web")
@@ -197,7 +198,7 @@ class WebListener:
     async def start(cls, server: Server, host: str, port: int) -> WebListener:
         """Listen on ``host``:``port`` (0: a free port) for ``server``, which closes it when it stops."""
         tls = server.config.tls_context()
-        site = Site(tls=tls is not None)
+        site = Site(tls=tls is not None, records=Records(server.store))
         listener = await asyncio.get_running_loop().create_server(
             lambda: WebPeer(server, site), host, port, ssl=tls, reuse_address=True,
         )

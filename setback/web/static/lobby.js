@@ -4,7 +4,7 @@
 import { byId, el, fill } from "./dom.js";
 import { preferredBot } from "./state.js";
 import { sideLetter, sideOf } from "./story.js";
-import { clockText, rulesText } from "./words.js";
+import { clockText, rulesText, seatWord } from "./words.js";
 
 const STATUS = { waiting: "waiting for players", playing: "playing", finished: "between games", broken: "stopped by a fault" };
 const KINDS = { human: "", bot: "bot", builtin: "built-in bot" };
@@ -61,7 +61,7 @@ function seatChoices(form) {
   const players = Number(form.elements.players.value);
   const teams = [["", "each for themselves"]];
   for (let t = 2; t <= players / 2; t++) if (players % t === 0) teams.push([t, `${t} teams of ${players / t}`]);
-  options(form.elements.teams, teams, players === 4 ? 2 : "");
+  options(form.elements.teams, teams, ""); // each for themselves unless chosen, as `setback play` and the text client
   const bots = [...Array(players + 1).keys()].map((n) => [n,
     n === players ? `${n}: bots only, you watch` : n === players - 1 ? `${n}: you and bots` : `${n}`]);
   options(form.elements.bots, bots, players - 1);
@@ -121,11 +121,11 @@ function seatLine(state, info, seat, free) {
   const letter = sideLetter(info.rules, sideOf(info.rules, seat.seat));
   const side = letter ? el("span", { class: `side side-${letter}`, title: `side ${letter}` }, letter) : null;
   if (seat.kind === "empty") {
-    const label = `Sit in seat ${seat.seat + 1}${letter ? `, side ${letter}` : ""}`;
+    const label = `Sit in ${seatWord(seat.seat)}${letter ? `, side ${letter}` : ""}`;
     return el("li", { class: "seat-line empty" }, side,
       free ? el("button", { type: "button", class: "sit", "aria-label": `${label} at ${info.name}`,
         on: { click: () => go(free.actions, state, info, { type: "join", table: info.table, seat: seat.seat, ready: true }) } },
-      `Sit in seat ${seat.seat + 1}`) : el("span", { class: "muted" }, `seat ${seat.seat + 1}: free`));
+      `Sit in ${seatWord(seat.seat)}`) : el("span", { class: "muted" }, `${seatWord(seat.seat)}: free`));
   }
   const notes = [KINDS[seat.kind], seat.connected ? "" : "away", seat.replaced_by_bot ? "a bot stands in" : "",
     seat.ready && info.status !== "playing" ? "ready" : ""].filter(Boolean);

@@ -7,6 +7,7 @@ import { drawLobby, setupLobby } from "./lobby.js";
 import { connection, createState, myTurn, receive, sending } from "./state.js";
 import { drawTable, setupTable, shownHand } from "./table.js";
 import { whyNot } from "./cards.js";
+import { Inbox } from "./pace.js";
 
 const PROTOCOL = "1.3";
 const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password", seats: "setback.seats" };
@@ -14,19 +15,20 @@ const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.
 // this tab only, so that two tabs are two players (and a reload is the same one). The
 // browser also keeps the seats its tabs hold, so that a tab closed by mistake (a phone's
 // swipe) can be opened again at its seat: a new tab takes a kept seat that no open tab
-// answers for (asked over a BroadcastChannel), the most recent first.
+// answers for (asked over a BroadcastChannel), the most recent first. Two tabs opened in the
+// same instant may both find one seat free: each claims it on the channel, and the tab with
+// the lower id takes it while the other goes to the lobby as a new player.
 const SEAT_KEPT_MS = 2 * 3600 * 1000;
 const SEATS_KEPT = 4;
 const ASK_MS = 250;
+const TAB = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
+let claimed = null; // the kept seat this tab is taking, before the server has given it
 
-const PAUSES = { card_played: 500, trick_won: 1500, hand_scored: 1500 };
-// How long the page lets a card, a finished trick and a hand's result be seen before it
-// shows what came after them (bots answer at once); a page far behind catches up.
-const CATCH_UP_MS = 4000;
-const pace = Math.max(0, Number(new URLSearchParams(location.search).get("pace") ?? 1)) || 0;
-
-/** A table to make on arrival, from the address's fragment (`setback play --bots 3 --web`). */
+/** A table to make on arrival, from the address's fragment (`setback play --bots 3 --web`),
+ * or one to sit at (a private table's link: `#table=t3&invite=CODE`). */
 function quickPlan(fragment) {
+  const [table, invite] = [fragment.get("table"), fragment.get("invite")];
+  if (table && invite && !fragment.get("bots")) return { join: { table, invite } };
   const bots = Number(fragment.get("bots"));
   if (!Number.isInteger(bots) || bots < 1) return null;
   let rules;
@@ -57,7 +59,8 @@ const seatChannel = typeof BroadcastChannel === "function" ? new BroadcastChanne
 if (seatChannel) {
   seatChannel.addEventListener("message", (event) => {
     const asked = event.data && event.data.ask;
-    if (Array.isArray(asked) && state.token && asked.includes(state.token)) seatChannel.postMessage({ holds: state.token });
+    const mine = state.token || claimed;
+    if (Array.isArray(asked) && mine && asked.includes(mine)) seatChannel.postMessage({ holds: mine });
   });
 }
 
@@ -78,24 +81,35 @@ function keepSeat(left) {
   localStorage.setItem(KEPT.seats, JSON.stringify(seats.slice(0, SEATS_KEPT)));
 }
 
-/** The token of a kept seat no open tab holds (a tab closed at it), or null. */
-function seatLeftBehind() {
+/** The token of a kept seat no open tab holds (a tab closed at it) and no tab opened with
+ * this one claims first, or null. */
+async function seatLeftBehind() {
   const seats = keptSeats();
-  if (!seatChannel || !seats.length) return Promise.resolve(null);
-  const held = new Set();
+  if (!seatChannel || !seats.length) return null;
+  const taken = new Set(); // held by an open tab, or claimed by a tab of a lower id
   const listen = (event) => {
-    if (event.data && typeof event.data.holds === "string") held.add(event.data.holds);
+    const told = event.data || {};
+    if (typeof told.holds === "string") taken.add(told.holds);
+    if (typeof told.claim === "string" && typeof told.tab === "string" && told.tab < TAB) taken.add(told.claim);
   };
+  const pause = () => new Promise((resolve) => setTimeout(resolve, ASK_MS));
   seatChannel.addEventListener("message", listen);
-  seatChannel.postMessage({ ask: seats.map((s) => s.token) });
-  return new Promise((resolve) => setTimeout(() => {
+  try {
+    seatChannel.postMessage({ ask: seats.map((s) => s.token) });
+    await pause();
+    const free = seats.find((s) => !taken.has(s.token));
+    if (!free) return null;
+    claimed = free.token;
+    seatChannel.postMessage({ claim: free.token, tab: TAB });
+    await pause();
+    if (taken.has(free.token)) claimed = null;
+    return claimed;
+  } finally {
     seatChannel.removeEventListener("message", listen);
-    const free = seats.find((s) => !held.has(s.token));
-    resolve(free ? free.token : null);
-  }, ASK_MS));
+  }
 }
 
-const ui = { chosen: null, drawing: false, inbox: [], holdUntil: 0, timer: null, keptToken: null };
+const ui = { chosen: null, drawing: false, keptToken: null };
 let nextId = 1;
 
 const link = new Link(socketUrl(), {
@@ -111,8 +125,7 @@ const link = new Link(socketUrl(), {
       link.send({ type: "pong", nonce: message.nonce });
       return;
     }
-    ui.inbox.push({ message, at: performance.now() });
-    pump();
+    inbox.push(message);
   },
   onDrop(why) {
     const stopped = state.stopped ? `the server stopped: ${state.stopped}` : why;
@@ -132,34 +145,16 @@ function send(message) {
   draw();
 }
 
-/** How long to show `message` before the next one (0: go on at once). */
-function pauseAfter(message) {
-  if (message.type !== "event" || !state.game) return 0;
-  const ev = message.event;
-  if (ev.kind === "card_played" && ev.seat === state.game.seat) return 0;
-  return (PAUSES[ev.kind] || 0) * pace;
-}
-
-/** Fold the messages that have arrived into the state, in order, pausing after the moves
- * people need to see. */
-function pump() {
-  clearTimeout(ui.timer);
-  while (ui.inbox.length) {
-    const now = performance.now();
-    const behind = now - ui.inbox[0].at > CATCH_UP_MS || ui.inbox.some((m) => m.message.type === "snapshot");
-    if (now < ui.holdUntil && !behind) {
-      ui.timer = setTimeout(pump, ui.holdUntil - now);
-      break;
-    }
-    const { message } = ui.inbox.shift();
+/** The server's messages, folded into the state at a pace people can follow. */
+const inbox = new Inbox({
+  fold(message, now) {
     const answers = receive(state, message, now);
     after(message);
     for (const answer of answers) send(answer);
-    const pause = pauseAfter(message);
-    if (pause) ui.holdUntil = now + pause;
-  }
-  draw();
-}
+  },
+  drawn: () => draw(),
+  mine: (ev) => !state.game || (ev.kind === "card_played" && ev.seat === state.game.seat),
+});
 
 /** What a message means for the page beyond the state: what to keep, whether to retry. */
 function after(message) {
@@ -309,6 +304,7 @@ byId("name").value = state.name;
 if (state.name && !state.token && !watched) {
   seatLeftBehind().then((token) => {
     if (token && link.socket === null) state.token = token; // (the name form may have connected meanwhile)
+    claimed = null; // the seat is this tab's token now, or not taken
     link.open();
   });
 } else if (state.name) link.open();

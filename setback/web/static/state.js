@@ -7,7 +7,7 @@
 // seat's own cards, the cards played face up, how many cards each other seat holds; a
 // spectator's hand is empty.
 
-import { errorText, rulesText } from "./words.js";
+import { errorText, rulesText, seatWord } from "./words.js";
 import { eventLines, seatChanges } from "./story.js";
 
 export const LOG_LENGTH = 300;
@@ -48,9 +48,9 @@ export function names(state) {
   if (game && game.players.length && (game.outcome === null || info === null)) return game.players;
   if (info) {
     const played = game ? game.players : [];
-    return info.seats.map((s) => s.name || played[s.seat] || `seat ${s.seat}`);
+    return info.seats.map((s) => s.name || played[s.seat] || seatWord(s.seat));
   }
-  return game ? [...Array(game.rules.players).keys()].map((s) => `seat ${s}`) : [];
+  return game ? [...Array(game.rules.players).keys()].map(seatWord) : [];
 }
 
 /** Whether this seat must act and has not answered yet. */
@@ -150,7 +150,10 @@ function welcomed(state, welcome) {
   }
   const plan = state.quick;
   state.quick = null;
-  if (plan) {
+  if (plan && plan.join) { // a private table's link: sit there with its code
+    state.invites.set(plan.join.table, plan.join.invite);
+    answer.push({ type: "join", table: plan.join.table, invite: plan.join.invite, ready: true });
+  } else if (plan) {
     const bots = Array(plan.bots).fill(preferredBot(state));
     answer.push({
       type: "create_table", name: plan.name, rules: plan.rules, clock: plan.clock, seed: plan.seed, bots,
@@ -194,7 +197,7 @@ function arrive(state, table, seat) {
   }
   Object.assign(state, { table, seat, spectating: seat === null });
   if (state.game) state.game.seat = seat;
-  say(state, "info", seat === null ? `You are watching table ${table}.` : `You sit at table ${table}, seat ${seat}.`);
+  say(state, "info", seat === null ? `You are watching table ${table}.` : `You sit at table ${table}, ${seatWord(seat)}.`);
 }
 
 function error(state, message, request) {
@@ -237,7 +240,7 @@ function gameStarted(state, started) {
 function ensureGame(state, rules) {
   if (state.game) return state.game;
   const known = names(state);
-  const players = known.length === rules.players ? known : [...Array(rules.players).keys()].map((s) => `seat ${s}`);
+  const players = known.length === rules.players ? known : [...Array(rules.players).keys()].map(seatWord);
   return newGame(state, rules, players);
 }
 
@@ -288,6 +291,7 @@ function decide(state, message, now) {
   state.notice = null;
   const game = takeView(state, message.view, now);
   game.standIn = false;
+  game.summary = null; // the hand's summary gives way to this player's turn
   game.decision = {
     request: message.request, legal: [...message.view.legal], limitMs: message.clock.limit_ms,
     remainingMs: message.clock.remaining_ms, since: now, sent: null,

@@ -2,7 +2,7 @@
 // (the terminal client's setback/telling/story.py, for the page).
 
 import { SUITS, label } from "./cards.js";
-import { REASONS } from "./words.js";
+import { REASONS, seatWord } from "./words.js";
 
 const LETTERS = "ABCDEFG";
 
@@ -87,10 +87,10 @@ export function seatChanges(before, after, mine) {
   after.seats.forEach((now, i) => {
     const old = before.seats[i];
     if (!old || now.seat === mine) return;
-    const name = now.name || old.name || `seat ${now.seat}`;
+    const name = now.name || old.name || seatWord(now.seat);
     if (old.name !== now.name) {
-      if (old.name !== null) lines.push(`${old.name} left seat ${old.seat}.`);
-      if (now.name !== null) lines.push(`${now.name} sat down in seat ${now.seat}.`);
+      if (old.name !== null) lines.push(`${old.name} left ${seatWord(old.seat)}.`);
+      if (now.name !== null) lines.push(`${now.name} sat down in ${seatWord(now.seat)}.`);
     } else if (now.replaced_by_bot && !old.replaced_by_bot) lines.push(`A bot plays for ${name} now.`);
     else if (old.replaced_by_bot && !now.replaced_by_bot) lines.push(`${name} plays their seat again.`);
     else if (old.connected && !now.connected && now.kind !== "builtin") lines.push(`${name} lost their connection; their seat is kept for them.`);

@@ -122,14 +122,16 @@ function lowLine(rules, result, seatNames) {
   return `captured by ${seatAndSide(rules, holder, seatNames)}${holder === result.low ? "" : `, ${dealt}`}`;
 }
 
-function summaryPanel(state, game, result, seatNames, actions) {
-  const rules = game.rules;
+/** A hand's result told whole: the verdict, High, Low, Jack and Game with who took them
+ * (the club options too: a stolen bid, Low to its captor), each side's pips, points,
+ * change and score (the hand summary's, and the replay's). */
+export function handPoints(rules, result, seatNames) {
   const sides = [...Array(sideCount(rules)).keys()];
   const pitcherSide = sideOf(rules, result.pitcher);
   const line = (what, card, holder) => el("tr", {}, el("th", { scope: "row" }, what), el("td", {},
     card ? el("span", { class: "card-text" }, label(card), " ") : null, holder));
   const won = result.points[pitcherSide];
-  return el("section", { class: ["panel", "summary", result.set_back && "set-back"], "aria-label": `Hand ${result.hand_number} summary`, role: "dialog" },
+  return [
     el("h3", {}, verdict(result, seatNames)),
     el("p", { class: ["verdict", result.set_back ? "set-back" : "made"] }, result.set_back
       ? `Set back: ${sideLabel(rules, pitcherSide, seatNames)} took ${won} of the ${result.bid} bid, and loses ${result.bid}.`
@@ -145,17 +147,39 @@ function summaryPanel(state, game, result, seatNames, actions) {
       el("tbody", {}, sides.map((s) => el("tr", {},
         el("th", { scope: "row", text: sideShort(rules, s, seatNames) }), el("td", {}, result.game_pips[s]), el("td", {}, result.points[s]),
         el("td", { class: result.deltas[s] < 0 ? "minus" : "" }, signed(result.deltas[s])), el("td", {}, result.scores[s]))))),
+  ];
+}
+
+function summaryPanel(state, game, result, seatNames, actions) {
+  return el("section", { class: ["panel", "summary", result.set_back && "set-back"], "aria-label": `Hand ${result.hand_number} summary`, role: "dialog" },
+    handPoints(game.rules, result, seatNames),
     el("div", { class: "row end" }, el("button", { type: "button", class: "primary", on: { click: () => actions.dismissSummary() } }, "OK")));
 }
 
-function outcomePanel(state, game, seatNames, actions) {
-  const seated = game.seat !== null;
-  return el("section", { class: ["panel", "outcome"], role: "dialog", "aria-label": "The game is over" },
+/** The game's end, told under the felt (the last trick stays in view); its one button,
+ * "Play again", is the action bar's. */
+function outcomeNote(game, seatNames) {
+  return el("section", { class: "outcome", "aria-label": "The game is over" },
     el("h3", {}, `${sideLabel(game.rules, game.outcome.winner, seatNames)} ${seatsOf(game.rules, game.outcome.winner).length > 1 ? "win" : "wins"}!`),
-    el("p", {}, outcomeLine(game.outcome, game.rules, seatNames)),
-    el("div", { class: "row end" },
-      seated ? el("button", { type: "button", class: "primary", on: { click: () => actions.send({ type: "ready" }) } }, "Play again") : null,
-      el("button", { type: "button", on: { click: () => actions.send({ type: "leave" }) } }, "Leave")));
+    el("p", {}, outcomeLine(game.outcome, game.rules, seatNames)));
+}
+
+/** A private table's invite code, while it has a free seat: the code, and a link that seats
+ * whoever opens it (the code in the address's fragment, never sent to a server). */
+function inviteNote(state, info, actions) {
+  const code = info.invite || state.invites.get(info.table);
+  if (!info.private || !code || !info.seats.some((s) => s.kind === "empty")) return null;
+  const link = `${location.origin}/#table=${encodeURIComponent(info.table)}&invite=${encodeURIComponent(code)}`;
+  const field = el("input", { class: "invite-link", readonly: true, value: link, "aria-label": "A link that seats a guest here" });
+  const copy = () => {
+    field.select();
+    const done = () => actions.tell("The link is copied: send it to whoever you invite.");
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, () => {});
+    else if (document.execCommand("copy")) done();
+  };
+  return el("div", { class: "invite" },
+    el("p", {}, "Private table: its invite code is ", el("b", { class: "invite-code", text: code }), "."),
+    field, el("button", { type: "button", on: { click: copy } }, "Copy the link"));
 }
 
 function facts(game, seatNames) {
@@ -180,7 +204,8 @@ function scoreline(game, seatNames) {
   })];
 }
 
-function historyTable(game, seatNames) {
+/** The scores hand by hand of `game` (its rules and results so far). */
+export function historyTable(game, seatNames) {
   if (!game.results.length) return el("p", { class: "muted" }, "No hand has been scored yet.");
   const rules = game.rules;
   const sides = [...Array(sideCount(rules)).keys()];
@@ -218,6 +243,8 @@ function actionBar(state, game, info, seatNames, actions) {
   const decision = game.decision;
   const free = info ? info.seats.filter((s) => s.kind === "empty") : [];
   const away = info ? info.seats.filter((s) => s.kind !== "builtin" && s.kind !== "empty" && !s.connected && !s.replaced_by_bot) : [];
+  if (game.outcome) parts.push(outcomeNote(game, seatNames));
+  if (info && game.seat !== null) parts.push(inviteNote(state, info, actions));
   if (state.spectating) parts.push(el("p", { class: "muted" }, "You are watching: the players' hands are hidden."));
   if (game.standIn && game.outcome === null) {
     parts.push(el("p", {}, "A bot plays your seat: your time ran out too often."),
@@ -238,7 +265,10 @@ function actionBar(state, game, info, seatNames, actions) {
     const mine = info.seats[game.seat];
     if (free.length) parts.push(el("p", { class: "muted" }, `${free.length} seat${free.length === 1 ? "" : "s"} free.`),
       el("button", { type: "button", on: { click: () => actions.send({ type: "add_bot", bot: preferredBot(state) }) } }, "Add a bot"));
-    if (mine && !mine.ready) parts.push(el("button", { type: "button", class: "primary", on: { click: () => actions.send({ type: "ready" }) } }, "Ready"));
+    if (mine && !mine.ready) {
+      parts.push(el("button", { type: "button", class: "primary", on: { click: () => actions.send({ type: "ready" }) } },
+        game.outcome ? "Play again" : "Ready"));
+    }
     else if (info.status === "waiting" && mine) parts.push(el("span", { class: "muted" }, "You are ready."));
   }
   if (game.seat !== null && game.phase !== "game_over" && away.length && info.status === "playing") {
@@ -297,8 +327,7 @@ export function drawTable(state, actions, ui, now) {
   fill(byId("scoreline"), scoreline(game, seatNames));
   const seats = [...Array(game.rules.players).keys()].map((s) => seatBox(state, game, info, s, seatNames, now));
   const centre = [];
-  if (game.outcome) centre.push(outcomePanel(state, game, seatNames, actions));
-  else if (game.summary) centre.push(summaryPanel(state, game, game.summary, seatNames, actions));
+  if (game.summary && !game.outcome) centre.push(summaryPanel(state, game, game.summary, seatNames, actions));
   else if (game.trickDone && game.lastTrick && !game.trick.length) {
     centre.push(el("p", { class: "trick-note" }, el("b", { text: seatNames[game.lastTrick.winner] }), ` takes trick ${game.lastTrick.number}`));
   }

@@ -75,6 +75,9 @@ export const REASONS = {
   hand_limit: "the highest score at the hand limit",
 };
 
+/** A seat as people count them, from 1 ("seat 3" is the wire's seat 2), everywhere a person reads one. */
+export const seatWord = (seat) => `seat ${seat + 1}`;
+
 /** `m:ss` for a clock's milliseconds. */
 export function clockFace(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
