@@ -83,9 +83,11 @@ class Tally:
 # -- the servers under test -------------------------------------------------------------
 
 
-SERVERS = ("setback", "setback-ws", "echo")
-"""What a child process serves: our server over TCP, the same with its WebSocket (the port
-printed is the WebSocket's), or the echo baseline."""
+SERVERS = ("setback", "setback-ws", "shipped", "echo")
+"""What a child process serves: our server over TCP, the same with its WebSocket (the first
+port printed is the WebSocket's, then the TCP one), the server with ``setback serve``'s
+defaults and its WebSocket (the hostile benchmark's: its limits are what is measured), or
+the echo baseline."""
 
 
 def _serve(kind: str, folder: str | None) -> None:
@@ -94,6 +96,7 @@ def _serve(kind: str, folder: str | None) -> None:
     from setback import logs
     from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
+    from setback.server.files import fit_open_files
     from setback.web import WebListener
 
     logs.configure(level=logging.WARNING)
@@ -102,18 +105,20 @@ def _serve(kind: str, folder: str | None) -> None:
         if kind != "echo":  # as shipped: every decision recorded in a SQLite file before it is answered
             assert folder is not None, "ServerProcess makes the folder"
             db = str(Path(folder) / "bench.sqlite3")
-            server = Server(
-                ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
-            )
+            if kind == "shipped":  # as `setback serve` starts it
+                config = fit_open_files(ServerConfig(host="127.0.0.1", port=0, db=db))
+            else:
+                config = ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=db)
+            server = Server(config)
             await server.start()
-            port = server.port
-            if kind == "setback-ws":
-                port = (await WebListener.start(server, "127.0.0.1", 0)).port
+            ports = [server.port]
+            if kind != "setback":
+                ports.insert(0, (await WebListener.start(server, "127.0.0.1", 0)).port)
             tune_gc()  # as `setback serve` does
         else:
             listener = await asyncio.start_server(_echo, "127.0.0.1", 0, limit=MAX_SERVER_LINE_BYTES)
-            port = listener.sockets[0].getsockname()[1]
-        print(port, flush=True)
+            ports = [listener.sockets[0].getsockname()[1]]
+        print(*ports, flush=True)
         await asyncio.Event().wait()
 
     with contextlib.suppress(KeyboardInterrupt):
@@ -157,8 +162,10 @@ class ServerProcess:
         )
         assert self.process.stdout is not None
         try:
-            self.port = int(self.process.stdout.readline())
-        except ValueError:
+            self.ports = [int(port) for port in self.process.stdout.readline().split()]
+            """Every port it listens on (the WebSocket's first, for a server that has one)."""
+            self.port = self.ports[0]
+        except (ValueError, IndexError):
             self.stop()
             raise RuntimeError(f"the {kind} server under test did not start") from None
 

@@ -68,8 +68,9 @@ async def serve(config: ServerConfig, web_port: int | None, qr: bool, advertise:
     """Serve until stopped: the TCP listener, the browser table on ``web_port`` (None: none),
     and, with ``advertise``, the announcement on the LAN over mDNS."""
     from setback.server.app import Server, tune_gc
+    from setback.server.files import fit_open_files
 
-    server = Server(config)
+    server = Server(fit_open_files(config))
     await server.start()
     web = await start_web(server, config.host, web_port, qr, sys.stdout) if web_port is not None else None
     tune_gc()

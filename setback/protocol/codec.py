@@ -78,13 +78,20 @@ def _error(exc: msgspec.DecodeError, line: bytes) -> ProtocolError:
 
 
 def decode_client(line: bytes) -> ClientMessage:
-    """A client's line as a message; :class:`ProtocolError` saying what is wrong otherwise."""
+    """A client's line as a message; :class:`ProtocolError` saying what is wrong otherwise
+    (also a line that is not UTF-8 throughout, even inside a field the message ignores)."""
     try:
-        return _client_decoder.decode(line)
+        message = _client_decoder.decode(line)
     except msgspec.DecodeError as exc:  # ValidationError included
         raise _error(exc, line) from None
     except RecursionError:
         raise ProtocolError(Code.MALFORMED, TOO_DEEP) from None
+    if not line.isascii():
+        try:
+            line.decode()
+        except UnicodeDecodeError as exc:
+            raise ProtocolError(Code.MALFORMED, f"not UTF-8: byte {exc.start} of the line", message.id) from None
+    return message
 
 
 def decode_server(line: bytes) -> ServerMessage:
@@ -104,6 +111,11 @@ class LineBuffer:
         self.limit = limit
         self._pending = bytearray()
         self._discarding = False
+
+    @property
+    def held(self) -> int:
+        """The bytes of a line begun and not ended yet, as they cost in memory (0: none)."""
+        return self._pending.__alloc__() if self._pending else 0
 
     def feed(self, data: bytes) -> tuple[list[bytes], bool]:
         """Take ``data``; return the complete lines and whether an overlong line was met."""

@@ -50,6 +50,11 @@ def instance_name(name: str) -> str:
     return f"{label}.{SERVICE_TYPE}"
 
 
+def mdns_host() -> str:
+    """This machine's name on the LAN as mDNS announces it (``NAME.local``)."""
+    return f"{socket.gethostname().split('.')[0] or 'setback'}.local"
+
+
 def service_info(name: str, addresses: Sequence[str], port: int, web_port: int | None = None) -> AsyncServiceInfo:
     """The service a server called ``name`` announces: its instance name, SRV port, A records
     (the IPv4 ``addresses``), this machine's host name and the TXT record."""
@@ -59,7 +64,7 @@ def service_info(name: str, addresses: Sequence[str], port: int, web_port: int |
         port=port,
         properties=txt_record(name, port, web_port),
         addresses=[socket.inet_aton(a) for a in addresses],
-        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+        server=f"{mdns_host()}.",
     )
 
 
@@ -70,7 +75,7 @@ def page_info(name: str, addresses: Sequence[str], web_port: int, tls: bool) -> 
     return AsyncServiceInfo(
         kind, instance_name(name).replace(SERVICE_TYPE, kind), port=web_port, properties={"path": "/"},
         addresses=[socket.inet_aton(a) for a in addresses],
-        server=f"{socket.gethostname().split('.')[0] or 'setback'}.local.",
+        server=f"{mdns_host()}.",
     )
 
 

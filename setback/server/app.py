@@ -20,6 +20,7 @@ from setback.protocol import encode
 from setback.protocol.messages import Goodbye
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
+from setback.server.files import soft_limit
 from setback.server.guard import PasswordGuard
 from setback.server.lobby import Lobby
 from setback.server.store import Holder, Store
@@ -38,6 +39,21 @@ class Listener(Protocol):
         """Return once every peer it took is gone."""
 
 
+class Occupant(Protocol):
+    """Anything a peer makes the server hold memory for: a connection, or a request not yet
+    answered on the browser table's port. Each counts against ``max_connections`` and its
+    bytes against ``max_unread_output``."""
+
+    held: int
+    """Its bytes as last counted (:meth:`Server.hold`)."""
+
+    def holding(self) -> int:
+        """Its bytes now: what it was sent and has not read, and what it sent and was not read whole."""
+
+    def drop_as_dead(self, why: str) -> None:
+        """Close at once, forgetting what it holds, with a log line saying ``why``."""
+
+
 class Server:
     """``setback serve``: a lobby of tables behind a TCP listener (and any other :class:`Listener`)."""
 
@@ -48,11 +64,16 @@ class Server:
         self.lobby = Lobby(self.config, self.store)
         self.lobby.wake = self._end_turn_soon
         self.connections: set[Connection] = set()
+        self.opening: set[Occupant] = set()
+        """Peers of the browser table's port whose request is not answered by an upgrade yet
+        (or whose answer they have not read): they count against ``max_connections`` too."""
+        self._refused_at = 0.0
         self.passwords = PasswordGuard()
         self._dirty: list[Connection] = []
         self.unread = 0
-        """The bytes queued for every connection or written and not yet read, as last counted
-        (:meth:`hold`): at most ``max_unread_output``."""
+        """The bytes every peer makes the server hold (queued for it or written and not yet read,
+        and what it sent that was not read whole), as last counted (:meth:`hold`): at most
+        ``max_unread_output``."""
         self._flush_scheduled = False
         self._stopping = False
         self._fatal_stop: asyncio.Future[None] | None = None
@@ -83,6 +104,7 @@ class Server:
         log.info(
             "listening", host=self.config.host, port=self.port, name=self.config.name,
             tls=self.config.tls_cert is not None, db=self.config.db or ":memory:", hot_path=compiled.STATUS,
+            max_connections=self.config.max_connections, open_files=soft_limit(),
         )
 
     def add_listener(self, listener: Listener) -> None:
@@ -129,34 +151,57 @@ class Server:
         """Commit every queued record and write its messages now."""
         self.flush()
 
-    def hold(self, connection: Connection, held: int) -> None:
-        """``connection`` now holds ``held`` bytes of unread output. Past the server's budget
-        for all connections together, the connections holding the most are dropped as dead,
-        until the rest fits."""
-        grew = held > connection.held
-        self.unread += held - connection.held
-        connection.held = held
+    def hold(self, holder: Occupant, held: int) -> None:
+        """``holder`` now makes the server hold ``held`` bytes. Past the server's budget for all
+        peers together, the peers holding the most are dropped as dead, until the rest fits."""
+        grew = held > holder.held
+        self.unread += held - holder.held
+        holder.held = held
         if grew and self.unread > self.config.max_unread_output:
             self._over_budget()
 
     def _over_budget(self) -> None:
-        """Count every connection's unread output again (what the peers have read since it was
-        last counted is not held any more), then cut the ones holding the most until the rest
-        fits the budget."""
-        for connection in self.connections:
-            held = connection.unread()
-            self.unread += held - connection.held
-            connection.held = held
-        for connection in sorted(self.connections, key=lambda c: c.held, reverse=True):
+        """Count every peer's bytes again (what the peers have read since it was last counted
+        is not held any more), then cut the ones holding the most until the rest fits the budget."""
+        occupants: list[Occupant] = [*self.connections, *self.opening]
+        for holder in occupants:
+            held = holder.holding()
+            self.unread += held - holder.held
+            holder.held = held
+        for holder in sorted(occupants, key=lambda h: h.held, reverse=True):
             if self.unread <= self.config.max_unread_output:
                 return
-            connection.drop_as_dead("unread_budget_exceeded")
+            holder.drop_as_dead("unread_budget_exceeded")
+
+    def _room(self) -> bool:
+        """Whether one more peer fits ``max_connections``; a refusal is logged (once a second at most)."""
+        if len(self.connections) + len(self.opening) < self.config.max_connections:
+            return True
+        now = time.monotonic()
+        if now - self._refused_at >= 1.0:
+            self._refused_at = now
+            log.warning("server_full", max_connections=self.config.max_connections, opening=len(self.opening))
+        return False
 
     def admit(self, connection: Connection) -> bool:
-        if len(self.connections) >= self.config.max_connections:
+        """Take ``connection`` in, if it fits ``max_connections``."""
+        if not self._room():
             return False
         self.connections.add(connection)
         return True
+
+    def admit_opening(self, peer: Occupant) -> bool:
+        """Take in a peer of the browser table's port, its request not read yet, if it fits
+        ``max_connections``; :meth:`release_opening` once it is a connection or gone."""
+        if not self._room():
+            return False
+        self.opening.add(peer)
+        return True
+
+    def release_opening(self, peer: Occupant) -> None:
+        if peer in self.opening:
+            self.hold(peer, 0)
+            self.opening.discard(peer)
 
     def release(self, connection: Connection) -> None:
         if connection in self.connections:

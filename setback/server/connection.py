@@ -54,6 +54,10 @@ goes to many (every table change is told to the lobby), is large (``tables``) or
 disk (chat) costs more, so that no connection can make the server do much for others."""
 
 
+WRITE_CHUNK = 256 * 1024
+"""The most of a peer's backlog handed to its transport at once (then the rest, as it reads)."""
+
+
 class _Unread:
     """The id of a dropped line not read yet (it is read only if an error will carry it)."""
 
@@ -70,11 +74,19 @@ class Connection(asyncio.Protocol):
         self.config = config
         self.buffer = LineBuffer(config.max_line_bytes)
         self._out: list[bytes] = []
+        """This turn's lines, written at its end (most of them shared with other peers)."""
         self._queued = 0
         """The bytes in :attr:`_out`."""
+        self._backlog = bytearray()
+        """What waits while the transport holds as much as it should (it asked us to pause
+        writing): one buffer, so what it costs in memory is what it counts."""
+        self._paused = False
+        self.input_held = 0
+        """The bytes this peer sent that were not read whole yet, as its transport last counted
+        them (a part of a line; over a WebSocket, a frame or message in parts)."""
         self.held = 0
-        """The bytes queued for this peer or written and not yet taken by its socket, as last
-        counted: its share of the server's budget of unread output (:meth:`Server.hold`)."""
+        """The bytes this peer makes the server hold, as last counted (:meth:`holding`): its
+        share of the server's budget (:meth:`Server.hold`)."""
         self.transport: asyncio.Transport | None = None
         self.greeted = False
         self.closing = False
@@ -112,12 +124,49 @@ class Connection(asyncio.Protocol):
         lines, overlong = self.buffer.feed(data)
         if lines:  # only whole lines count as heard: a trickle of bytes keeps nothing alive
             self.last_heard = time.monotonic()
+        if self.buffer.held or self.input_held:  # a part of a line is held: it counts
+            self.input_held = self.buffer.held
+            self.account()
         for line in lines:
             if self.gone():
                 return
             self._line(line)
         if overlong and not self.gone():
             self.fatal(Code.LINE_TOO_LONG, f"a line is at most {self.config.max_line_bytes} bytes, newline included")
+
+    def pause_writing(self) -> None:
+        """The transport holds as much as it should: what follows waits in the backlog."""
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        """The peer has read enough: the backlog goes on to the transport."""
+        self._paused = False
+        self._write_backlog()
+        if self.transport is not None:
+            self.account()
+
+    def _write_backlog(self) -> None:
+        """Hand the backlog to the transport, a chunk at a time (each ending with a line),
+        until it is empty or the transport asks us to pause again."""
+        while self._backlog and not self._paused:
+            transport = self.transport
+            if transport is None or transport.is_closing():
+                return
+            backlog = self._backlog
+            if len(backlog) <= WRITE_CHUNK:
+                self._backlog = bytearray()
+                transport.write(backlog)
+            else:
+                cut = backlog.find(b"\n", WRITE_CHUNK - 1) + 1 or len(backlog)
+                chunk = bytes(backlog[:cut])
+                del backlog[:cut]
+                transport.write(chunk)
+
+    def control_received(self) -> None:
+        """A control frame of the transport's own (a WebSocket ping or pong): it pays the rate
+        limit as a message does, and counts towards a flood; it is not heard (no heartbeat)."""
+        if not self.closing and not self._pay():
+            self._dropped_line(b"")
 
     def message_received(self, message: bytes) -> None:
         """One message from a transport that frames messages itself (a WebSocket text frame):
@@ -147,8 +196,7 @@ class Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closing = True
         self.transport = None  # nothing it held is held any more
-        self._out.clear()
-        self._queued = 0
+        self._forget()
         self.server.hold(self, 0)
         self.server.release(self)
 
@@ -171,11 +219,14 @@ class Connection(asyncio.Protocol):
                 return
             if type(message) is Act and self.greeted:
                 try:
-                    refused = self.server.lobby.handle(self, message)
+                    self.server.lobby.act(self, message)
+                except RefusedError as refusal:  # refused: it pays after all, and past the limit gets no answer
+                    if self._pay():
+                        self.send(refusal.answer(message.id))
+                    else:
+                        self._dropped_line(line, message.id)
                 except Exception:
-                    refused = self._failed(message)
-                if refused and not self._pay():  # refused: it pays after all
-                    self._dropped_line(line, message.id)
+                    self._failed(message)
                 return
             if isinstance(message, Ready) and message.ready and self.greeted and self.server.lobby.asks_ready(self):
                 try:
@@ -216,12 +267,11 @@ class Connection(asyncio.Protocol):
         else:
             self.send(Error(id=error.id, code=error.code, message=error.message, path=error.path))
 
-    def _failed(self, message: ClientMessage) -> bool:
-        """The server failed on a request (a bug): logged, answered ``internal``; refused."""
+    def _failed(self, message: ClientMessage) -> None:
+        """The server failed on a request (a bug): logged, answered ``internal``."""
         log.exception("request_failed", peer=self.address, type=type(message).__name__)
         failed = "the server failed on this request; it is logged"
         self.send(Error(id=message.id, code=Code.INTERNAL, message=failed))
-        return True
 
     def _before_hello(self, message: object) -> None:
         if isinstance(message, Ping):
@@ -249,7 +299,7 @@ class Connection(asyncio.Protocol):
             if refusal.code in FATAL:
                 self.fatal(refusal.code, refusal.message, message.id)
             else:
-                self.send(Error(id=message.id, code=refusal.code, message=refusal.message, path=refusal.path))
+                self.send(refusal.answer(message.id))
             return
         self.greeted = True
         self.send(welcome)
@@ -311,38 +361,59 @@ class Connection(asyncio.Protocol):
             return
         self._out.append(line)
         self.flush_out()
+        self._paused = False  # what waits goes to the transport, which closes once it is read
+        self._write_backlog()
         self.closing = True
         self.closed_at = time.monotonic()
         if self.transport is not None:  # (unless the flush found it dead)
             self.transport.close()
 
     def discard_out(self) -> None:
-        """Forget what is queued for this peer (it described records that could not be kept)."""
+        """Forget what is queued this turn for this peer (it described records that could not be kept)."""
         self._out.clear()
         self._queued = 0
-        self.server.hold(self, self.unread())
+        self.server.hold(self, self.holding())
 
     def flush_out(self) -> None:
-        """Write everything queued for this peer in one go (a line a message, for a transport
-        that frames them); drop a peer that has stopped reading."""
+        """Write this turn's lines for this peer in one go (a line a message, for a transport
+        that frames them), or, while the transport is full, add them to the backlog; drop a
+        peer that has stopped reading."""
         transport = self.transport
-        if not self._out or transport is None or transport.is_closing():
-            self._out.clear()
-            self._queued = 0
-            self.server.hold(self, self.unread())
-            return
-        transport.writelines(self._out)
+        if self._out and transport is not None and not transport.is_closing():
+            if self._paused or self._backlog:
+                for line in self._out:
+                    self._backlog += line
+            elif len(self._out) == 1:
+                transport.write(self._out[0])
+            else:
+                transport.writelines(self._out)
         self._out.clear()
         self._queued = 0
-        self.server.hold(self, self.unread())
+        self.account()
+
+    def account(self) -> None:
+        """Count what this peer makes the server hold now; past its own limit
+        (``max_write_buffer``), drop it as dead."""
+        self.server.hold(self, self.holding())
         if self.held > self.config.max_write_buffer:
             self.drop_as_dead("slow_peer_dropped")
 
-    def unread(self) -> int:
-        """The bytes queued for this peer or written and not yet taken by its socket, now
-        (also while a closing connection waits for its peer to read its last lines)."""
+    def holding(self) -> int:
+        """The bytes this peer makes the server hold now, as they cost in memory: this turn's
+        lines, the backlog (its whole allocation), what the transport holds unwritten, and
+        what the peer sent that was not read whole (also while a closing connection waits for
+        its peer to read its last lines)."""
         transport = self.transport
-        return self._queued + (0 if transport is None else transport.get_write_buffer_size())
+        backlog = self._backlog.__alloc__() if self._backlog else 0
+        written = 0 if transport is None else transport.get_write_buffer_size()
+        return self._queued + backlog + written + self.input_held
+
+    def _forget(self) -> None:
+        """Nothing queued or waiting for this peer is kept any more."""
+        self._out.clear()
+        self._queued = 0
+        self._backlog = bytearray()
+        self.input_held = 0
 
     def drop_as_dead(self, why: str) -> None:
         """Close at once, dropping whatever the peer has not read: it has stopped reading, so
@@ -353,8 +424,7 @@ class Connection(asyncio.Protocol):
         log.warning(why, peer=self.address, name=self.name, unread=self.held)
         self.closing = True
         self.transport = None  # nothing more is written, nor counted
-        self._out.clear()
-        self._queued = 0
+        self._forget()
         transport.abort()
         self.server.hold(self, 0)
 

@@ -200,13 +200,17 @@ class Lobby:
         """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
             if type(message) is Act:  # the hot path
-                self._table_of(peer).act(peer, message.request, message.action)
+                self.act(peer, message)
             else:
                 self._dispatch(peer, message)
         except RefusedError as exc:
-            peer.send(Error(id=message.id, code=exc.code, message=exc.message, path=exc.path, request=exc.request))
+            peer.send(exc.answer(message.id))
             return True
         return False
+
+    def act(self, peer: Peer, act: Act) -> None:
+        """A seat's answer to its decision, carried out; :class:`RefusedError` (not sent) if refused."""
+        self._table_of(peer).act(peer, act.request, act.action)
 
     def asks_ready(self, peer: Peer) -> bool:
         """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see

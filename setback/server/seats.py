@@ -14,7 +14,7 @@ from setback.bots import BUILTIN, BotSeat, Limits
 from setback.engine import Action, Rules
 from setback.protocol import Code
 from setback.protocol.convert import rules_from_wire, rules_to_wire
-from setback.protocol.messages import DEFAULT_BOT_PACE, Clock, SeatInfo, WireRules
+from setback.protocol.messages import DEFAULT_BOT_PACE, Clock, Error, RequestId, SeatInfo, WireRules
 from setback.server.peer import Peer
 
 STAND_IN = "heuristic"
@@ -43,6 +43,10 @@ class RefusedError(Exception):
         """For ``invalid_field``: the JSON path of the field refused, as msgspec names it."""
         self.request = request
         """For a refused answer whose decision stands: the number of the request to answer."""
+
+    def answer(self, request_id: RequestId) -> Error:
+        """The error that tells the peer, answering its message ``request_id``."""
+        return Error(id=request_id, code=self.code, message=self.message, path=self.path, request=self.request)
 
 
 @dataclass

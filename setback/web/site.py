@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import email.utils
 import http
+import socket
+import urllib.parse
 from dataclasses import dataclass
 from importlib import resources
 
@@ -69,17 +71,43 @@ def _read_static() -> dict[str, File]:
     return files
 
 
-def same_origin(origin: str, host: str, tls: bool) -> bool:
-    """Whether a page from ``origin`` was served by the server a request for ``host`` reached."""
+def own_hosts(host: str, name: str) -> frozenset[str]:
+    """The host names a page of this server is opened at, lower case: the address it listens
+    on (each of this machine's, and ``localhost``, when it listens on all of them; ``localhost``
+    too when it listens on loopback), this machine's name and its mDNS name (``NAME.local``),
+    and the server's own ``--name``."""
+    from setback.server.advertise import ANY_HOST, lan_addresses, mdns_host
+
+    hosts = {*lan_addresses(), "localhost", "127.0.0.1"} if host in ANY_HOST else {host.strip("[]")}
+    if host in {"127.0.0.1", "::1", "localhost"}:
+        hosts.add("localhost")
+    hosts.update({socket.gethostname(), mdns_host(), name})
+    return frozenset(h.lower() for h in hosts if h)
+
+
+def same_origin(origin: str, hosts: frozenset[str], port: int, tls: bool) -> bool:
+    """Whether ``origin`` is a page of this server: its scheme, one of its ``hosts`` (never
+    whatever the request's ``Host`` says, which a rebound DNS name controls) and its ``port``."""
     scheme = "https" if tls else "http"
-    return origin.lower() == f"{scheme}://{host}".lower()
+    try:
+        parts = urllib.parse.urlsplit(origin)
+        origin_port = parts.port or (443 if tls else 80)
+    except ValueError:
+        return False
+    return parts.scheme == scheme and (parts.hostname or "") in hosts and origin_port == port and (
+        origin.lower() == f"{scheme}://{parts.netloc.lower()}"  # nothing after the port: an origin
+    )
 
 
 class Site:
     """The answers to HTTP requests: the page's files, and whether a socket may open."""
 
-    def __init__(self, tls: bool, records: Records | None = None) -> None:
+    def __init__(self, tls: bool, hosts: frozenset[str] = frozenset(), port: int = 0, records: Records | None = None) -> None:
         self.tls = tls
+        self.hosts = hosts
+        """The host names a page of this server comes from (:func:`own_hosts`)."""
+        self.port = port
+        """The port it is served on."""
         self.files = _read_static()
         self.records = records
 
@@ -93,30 +121,42 @@ class Site:
 
         A browser always says where the page that opens a socket came from (``Origin``):
         a page of another site is refused, so it cannot drive the seat of a guest who has
-        this table open. A client that is no browser sends no ``Origin`` and may connect,
-        as it may over TCP.
+        this table open, even under a DNS name rebound to this server (its ``Origin`` and
+        ``Host`` agree, but name no host of the server's own). A client that is no browser
+        sends no ``Origin`` and may connect, as it may over TCP. Only GET and HEAD are
+        answered (405 otherwise); HEAD as GET without the body.
         """
         path = request.path.partition("?")[0]
+        method = request.method
+        if method not in ("GET", "HEAD") or (path == SOCKET_PATH and method != "GET"):
+            answer = plain(http.HTTPStatus.METHOD_NOT_ALLOWED, "the page's files are for GET and HEAD only\n")
+            answer.headers["Allow"] = "GET" if path == SOCKET_PATH else "GET, HEAD"
+            return answer
         if path == SOCKET_PATH:
             origins = request.headers.get_all("Origin")
-            hosts = request.headers.get_all("Host")
-            if origins and (len(origins) > 1 or len(hosts) != 1 or not same_origin(origins[0], hosts[0], self.tls)):
-                return _plain(http.HTTPStatus.FORBIDDEN, "only the page this server serves may open its socket\n")
+            if origins and (len(origins) > 1 or not same_origin(origins[0], self.hosts, self.port, self.tls)):
+                return plain(http.HTTPStatus.FORBIDDEN, "only the page this server serves may open its socket\n")
             return None
         if path.startswith(RECORDS_PATH) and self.records is not None:
             found = self.records.answer(path, request.path.partition("?")[2])
-            return _response(found.status, found.body, "application/json")
-        file = self.files.get(PAGES.get(path, path))
-        if file is None:
-            return _plain(http.HTTPStatus.NOT_FOUND, "no such file\n")
-        return _response(http.HTTPStatus.OK, file.body, file.content_type)
+            answer = response(found.status, found.body, "application/json")
+        else:
+            file = self.files.get(PAGES.get(path, path))
+            answer = plain(http.HTTPStatus.NOT_FOUND, "no such file\n") if file is None else response(
+                http.HTTPStatus.OK, file.body, file.content_type
+            )
+        if method == "HEAD":  # the headers of the GET (its Content-Length too), no body
+            answer = Response(answer.status_code, answer.reason_phrase, answer.headers, b"")
+        return answer
 
 
-def _plain(status: http.HTTPStatus, text: str) -> Response:
-    return _response(status, text.encode(), "text/plain; charset=utf-8")
+def plain(status: http.HTTPStatus, text: str) -> Response:
+    """An answer of a few words, with every header an answer carries (:data:`HEADERS`)."""
+    return response(status, text.encode(), "text/plain; charset=utf-8")
 
 
-def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Response:
+def response(status: http.HTTPStatus, body: bytes, content_type: str) -> Response:
+    """An answer with every header an answer carries (:data:`HEADERS`)."""
     headers = Headers([
         ("Date", email.utils.formatdate(usegmt=True)),
         ("Content-Type", content_type),

@@ -14,19 +14,21 @@ is read and answered in the same turn of the loop as a line.
 from __future__ import annotations
 
 import asyncio
+import http
 from collections.abc import Iterable
 from typing import Any, cast
 
 import structlog
-from websockets.frames import Frame, Opcode
-from websockets.http11 import Request
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
+from websockets.typing import StatusLike
 
 from setback.server.app import Server
 from setback.server.connection import Connection
 from setback.web.records import Records
-from setback.web.site import Site
+from setback.web.site import Site, own_hosts, plain
 
 log = structlog.get_logger("setback.web")
 
@@ -35,39 +37,107 @@ FRAME_LIMIT_FACTOR = 4
 overlong line (``line_too_long``, fatal); the WebSocket layer refuses a longer one before
 reading it (close code 1009), so that no peer can make the server hold much."""
 
+MAX_FRAGMENTS = 128
+"""The most frames one message may come in (empty ones too); past it, close code 1009."""
+
+MAX_REQUEST_BYTES = 16 * 1024
+"""The most an HTTP request's line and headers may take; past it, 431 and the socket closes."""
+
+FEED_BYTES = 16 * 1024
+"""What is read of a peer's bytes at a time: a peer the server must close is closed before it
+has made the server parse much more than that, however much it sent at once."""
+
 REQUEST_TIMEOUT = 10.0
-"""Seconds a peer has to send its HTTP request (the hello's timeout starts after the upgrade)."""
+"""Seconds a peer has to send its HTTP request (the hello's timeout starts after the upgrade);
+an answer other than the upgrade must be read within as long."""
 
 CLOSE_TIMEOUT = 2.0
 """Seconds the closing handshake may take before the socket is simply dropped."""
 
+PONG = 0x8A
+"""The first byte of a pong frame the server sends (FIN, opcode 0xA; unmasked)."""
+
+
+class PageProtocol(ServerProtocol):
+    """``websockets``' server side, whose own refusals (400, 414, 426, 431) carry every header
+    the page's answers do."""
+
+    def reject(self, status: StatusLike, text: str) -> Response:
+        return plain(http.HTTPStatus(status), text)
+
 
 class WebPeer(asyncio.Protocol):
     """One peer of the browser table's port: an HTTP request for a file, or a WebSocket whose
-    messages go to a :class:`Connection`. To that connection it is the transport it writes to."""
+    messages go to a :class:`Connection`. To that connection it is the transport it writes to.
+
+    Until its request is answered it is one of the server's connections too (``opening``): it
+    counts against ``max_connections``, and what it sent against the server's budget."""
 
     def __init__(self, server: Server, site: Site) -> None:
         self.server = server
         self.site = site
         limit = FRAME_LIMIT_FACTOR * server.config.max_line_bytes
-        self.protocol = ServerProtocol(max_size=limit)
+        self.protocol = PageProtocol(max_size=limit)
         self.transport: asyncio.Transport | None = None
         self.connection: Connection | None = None
-        self._fragments: list[bytes] = []
+        self.held = 0
+        """What this peer makes the server hold before its upgrade, as last counted."""
+        self._head: bytearray | None = bytearray()
+        """The request read so far, until its headers end (None: it has been answered)."""
+        self._message = bytearray()
+        self._pieces = 0
+        """The frames of the message in :attr:`_message` so far."""
         self._fragmented: Opcode | None = None
+        self._paused = False
+        self._pong: bytes | None = None
+        """The pong answering the latest ping while the peer does not read (RFC 6455 lets the
+        latest ping alone be answered), written once it reads again."""
         self._timer: asyncio.TimerHandle | None = None
 
     # -- the socket --------------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        if not self.server.admit_opening(self):
+            self._head = None
+            full = f"the server holds its maximum of {self.server.config.max_connections} connections\n"
+            self.transport.write(plain(http.HTTPStatus.SERVICE_UNAVAILABLE, full).serialize())
+            self.transport.close()
+            return
         self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self.abort)
 
     def data_received(self, data: bytes) -> None:
-        self.protocol.receive_data(data)
-        self._events()
+        head = self._head
+        if head is not None:  # the request: read whole (up to its limit) before it is parsed
+            head += data
+            end = head.find(b"\r\n\r\n", max(0, len(head) - len(data) - 3))
+            if end < 0 and len(head) <= MAX_REQUEST_BYTES:
+                self.server.hold(self, self.holding())
+                return
+            self._head = None
+            if end < 0 or end + 4 > MAX_REQUEST_BYTES:
+                self._refuse(http.HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                             f"a request's line and headers are at most {MAX_REQUEST_BYTES} bytes\n")
+                return
+            self.protocol.receive_data(bytes(head[: end + 4]))
+            self._events()
+            if self.connection is None:  # answered (anything after the request is not read)
+                return
+            data = bytes(head[end + 4 :])
+        elif self.connection is None:
+            return
+        for start in range(0, len(data), FEED_BYTES):
+            if self.transport is None or self.transport.is_closing():
+                break
+            self.protocol.receive_data(data[start : start + FEED_BYTES])  # (all of it, uncopied, if that is less)
+            self._events()
+        self._count_input()
 
     def eof_received(self) -> bool | None:
+        if self._head is not None:
+            self._head = None
+            self.abort()
+            return None
         self.protocol.receive_eof()
         self._events()
         return None
@@ -75,8 +145,22 @@ class WebPeer(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        self.server.release_opening(self)
         if self.connection is not None:
             self.connection.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self._paused = True
+        if self.connection is not None:
+            self.connection.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        if self._pong is not None and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(self._pong)
+            self._pong = None
+        if self.connection is not None:
+            self.connection.resume_writing()
 
     def _events(self) -> None:
         for event in self.protocol.events_received():
@@ -87,49 +171,103 @@ class WebPeer(asyncio.Protocol):
         self._send()
 
     def _send(self) -> None:
-        """Write what the protocol has to say; close the socket once it expects that."""
+        """Write what the protocol has to say (to a peer that does not read, only the latest
+        pong); close the socket once it expects that. It counts as the peer's, as all output does."""
         transport = self.transport
         if transport is None or transport.is_closing():
             return
         for data in self.protocol.data_to_send():
-            if data:
+            if data and data[0] == PONG and (self._paused or self._pong is not None):
+                self._pong = data
+            elif data:
                 transport.write(data)
-            elif transport.can_write_eof():
+            elif transport.can_write_eof() and self.connection is not None:
                 transport.write_eof()
-            else:  # (TLS cannot half-close: close once what was written is sent)
+            else:  # an answer that is no upgrade, or TLS (which cannot half-close): close once written
                 transport.close()
-                return
+                break
         if self.protocol.close_expected() and self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, self.abort)
         if self.protocol.state is State.CLOSED:
             transport.close()
+        self._count_output()
+
+    def _count_output(self) -> None:
+        if self.connection is not None:
+            self.connection.account()
+        elif self in self.server.opening:
+            self.server.hold(self, self.holding())
+
+    def _count_input(self) -> None:
+        """What the peer sent that is not read whole yet (a frame in parts, a message in
+        fragments) counts as its connection's, as output does."""
+        connection = self.connection
+        if connection is None:
+            return
+        buffer = self.protocol.reader.buffer
+        held = (buffer.__alloc__() if buffer else 0) + (self._message.__alloc__() if self._message else 0)
+        if held or connection.input_held:
+            connection.input_held = held
+            connection.account()
+
+    def _refuse(self, status: http.HTTPStatus, text: str) -> None:
+        """Answer the request unread and close (once the answer is written)."""
+        self.protocol.send_response(self.protocol.reject(status, text))
+        self._send()
 
     def _request(self, request: Request) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         response = self.site.answer(request)
         if response is None:
             response = self.protocol.accept(request)
         self.protocol.send_response(response)
         if response.status_code == 101:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self.server.release_opening(self)
             self.connection = Connection(self.server)
             self.connection.connection_made(self)  # type: ignore[arg-type]  # the part of a transport it uses
+            if self._paused:
+                self.connection.pause_writing()
 
     def _frame(self, frame: Frame) -> None:
-        """A data frame: a whole message to the connection (pings, pongs and closes are the
-        protocol's own)."""
+        """A frame of the peer's: a whole message goes to the connection (in fragments, at most
+        :data:`MAX_FRAGMENTS`; a text one must be UTF-8, else close code 1007, RFC 6455 8.1);
+        a ping or pong pays the rate limit (the protocol answers pings, and closes)."""
         connection = self.connection
-        if connection is None or frame.opcode not in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+        opcode = frame.opcode
+        if connection is None or self.protocol.state is not State.OPEN:
             return
-        if frame.opcode is not Opcode.CONT:
-            self._fragmented = frame.opcode
+        if opcode is Opcode.PING or opcode is Opcode.PONG:
+            connection.control_received()
+            return
+        if opcode is not Opcode.TEXT and opcode is not Opcode.BINARY and opcode is not Opcode.CONT:
+            return
+        if opcode is not Opcode.CONT:
+            self._fragmented = opcode
         if not frame.fin:
-            self._fragments.append(bytes(frame.data))
+            self._pieces += 1
+            if self._pieces >= MAX_FRAGMENTS:
+                log.info("closed", peer=connection.address, code="too_many_fragments")
+                self.protocol.fail(CloseCode.MESSAGE_TOO_BIG, f"a message is at most {MAX_FRAGMENTS} frames")
+                return
+            self._message += frame.data
             return
-        message = b"".join([*self._fragments, frame.data]) if self._fragments else bytes(frame.data)
-        self._fragments.clear()
+        if self._message:
+            self._message += frame.data
+            message = bytes(self._message)
+            self._message = bytearray()
+        else:
+            message = bytes(frame.data)
+        self._pieces = 0
         if self._fragmented is Opcode.TEXT:
+            if not message.isascii():
+                try:
+                    message.decode()
+                except UnicodeDecodeError:
+                    log.info("closed", peer=connection.address, code="not_utf8")
+                    self.protocol.fail(CloseCode.INVALID_DATA, "a text message is UTF-8")
+                    return
             connection.message_received(message)
         else:
             connection.binary_received()
@@ -143,7 +281,8 @@ class WebPeer(asyncio.Protocol):
         self.writelines([data])
 
     def writelines(self, lines: Iterable[bytes]) -> None:
-        """Each line (one message, ending with its newline) as a text frame of its own."""
+        """Each line (one message, ending with its newline) as a text frame of its own, written
+        to the socket as one buffer."""
         protocol = self.protocol
         if protocol.state is not State.OPEN:
             return
@@ -151,10 +290,12 @@ class WebPeer(asyncio.Protocol):
             for start, end in _line_spans(line):
                 protocol.send_text(memoryview(line)[start:end])
         if self.transport is not None and not self.transport.is_closing():
-            self.transport.writelines(protocol.data_to_send())
+            self.transport.write(b"".join(protocol.data_to_send()))
 
     def get_write_buffer_size(self) -> int:
-        return self.transport.get_write_buffer_size() if self.transport is not None else 0
+        """What the socket holds unwritten, the latest pong waiting included."""
+        waiting = len(self._pong) if self._pong is not None else 0
+        return waiting + (self.transport.get_write_buffer_size() if self.transport is not None else 0)
 
     def is_closing(self) -> bool:
         return self.transport is None or self.transport.is_closing() or self.protocol.state is not State.OPEN
@@ -168,6 +309,19 @@ class WebPeer(asyncio.Protocol):
     def abort(self) -> None:
         if self.transport is not None:
             self.transport.abort()
+
+    # -- what the server counts of it before its upgrade -------------------------------------------
+
+    def holding(self) -> int:
+        """The request read so far and the answer not yet read, in bytes."""
+        head = self._head.__alloc__() if self._head else 0
+        return head + (self.transport.get_write_buffer_size() if self.transport is not None else 0)
+
+    def drop_as_dead(self, why: str) -> None:
+        log.warning(why, peer=self.get_extra_info("peername"), unread=self.held)
+        self._head = None
+        self.server.release_opening(self)
+        self.abort()
 
 
 def _line_spans(line: bytes) -> list[tuple[int, int]]:
@@ -198,11 +352,12 @@ class WebListener:
     async def start(cls, server: Server, host: str, port: int) -> WebListener:
         """Listen on ``host``:``port`` (0: a free port) for ``server``, which closes it when it stops."""
         tls = server.config.tls_context()
-        site = Site(tls=tls is not None, records=Records(server.store))
+        site = Site(tls=tls is not None, hosts=own_hosts(host, server.config.name), records=Records(server.store))
         listener = await asyncio.get_running_loop().create_server(
             lambda: WebPeer(server, site), host, port, ssl=tls, reuse_address=True,
         )
         web = cls(server, site, listener)
+        site.port = web.port
         server.add_listener(web)
         log.info("web_listening", host=host, port=web.port, tls=tls is not None, page_bytes=site.size)
         return web

@@ -1,0 +1,361 @@
+"""What hostile peers make the server hold: its peak memory under each attack, and a TCP
+player's round trip meanwhile.
+
+Each attack runs against a fresh server process with ``setback serve``'s defaults (its
+limits are what is measured), recording to a SQLite file, TCP and WebSocket on loopback:
+
+- ``hoard-250``, ``hoard-1000``: that many peers that never read (a receive buffer of 4 KB,
+  reading paused), alternately over TCP and the WebSocket, a third each spectating a busy
+  table (four fast bots of this harness playing as fast as they can), watching a table of
+  built-in bots, or sitting in the lobby (told of every table's changes);
+- ``ping-flood``: 10 WebSocket peers that never read, each sending 125-byte ping frames as
+  fast as it can (and a ``pong`` message every 10 s, so the heartbeat never drops it);
+- ``fragment-hoard``: 200 WebSocket peers, each sending a text message in 32,752 two-byte
+  fragments, never the last;
+- ``header-hoard``: 600 connections to the WebSocket's port, each sending a request of 126
+  headers of 8 KB, never its end.
+
+Figures: the server's RSS before the attack (its tables busy, the player connected) and at
+its peak (sampled every 0.1 s while the attack lasts), and the round trips of a TCP
+player's ``ping`` (one every 50 ms; a ping unanswered when the attack ends counts as one
+that long). Bounded in time (``--seconds`` an attack) and in count; loopback only.
+
+Run: ``python -m setback.benchmarks.hostile`` or ``setback bench hostile [--attacks
+hoard-250,...] [--seconds 40] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.frames import Frame, Opcode
+
+from setback import compiled
+from setback.benchmarks import positive_seconds
+from setback.benchmarks.server import ServerProcess, Tally, _run, playing
+from setback.protocol import MAX_SERVER_LINE_BYTES
+
+BUSY_TABLES = 20
+"""Tables of four fast bots of the harness, for the hoarders to spectate."""
+BOT_TABLES = 20
+"""Tables of built-in bots, for the hoarders to watch (each made by a reading maker)."""
+RECEIVE_BUFFER = 4096
+"""The receive buffer of a peer that never reads: the server's output piles up on its side."""
+HELLO = b'{"type":"hello","version":"1.3","name":"hoarder %d","kind":"human"}'
+
+
+@dataclass
+class Probe:
+    """The TCP player's pings while it runs: each round trip in seconds."""
+
+    rtts: list[float] = field(default_factory=list)
+    waiting_since: float | None = None
+
+    def figures(self, until: float) -> dict[str, Any]:
+        rtts = sorted([*self.rtts, *([until - self.waiting_since] if self.waiting_since is not None else [])])
+        if not rtts:
+            return {"player_pings": 0, "player_rtt_p50_ms": None, "player_rtt_max_ms": None}
+        return {
+            "player_pings": len(rtts),
+            "player_rtt_p50_ms": round(1000 * rtts[len(rtts) // 2], 2),
+            "player_rtt_p99_ms": round(1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))], 2),
+            "player_rtt_max_ms": round(1000 * rtts[-1], 2),
+        }
+
+
+async def _lines(port: int, hello: bytes) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES)
+    writer.write(hello + b"\n")
+    await reader.readline()
+    return reader, writer
+
+
+async def _reply(reader: asyncio.StreamReader, request: int) -> dict[str, Any]:
+    """The next message carrying ``request`` as its id."""
+    while (message := json.loads(await reader.readline())).get("id") != request:
+        pass
+    return dict(message)
+
+
+async def _ping_player(port: int, probe: Probe, stop: asyncio.Event) -> None:
+    """A greeted TCP player that pings the server every 50 ms and times each answer."""
+    reader, writer = await _lines(port, HELLO.replace(b"hoarder %d", b"player"))
+    with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
+        for nonce in range(1, 10**9):
+            if stop.is_set():
+                break
+            probe.waiting_since = time.perf_counter()
+            writer.write(b'{"type":"ping","id":%d,"nonce":%d}\n' % (nonce, nonce))
+            await _reply(reader, nonce)
+            probe.rtts.append(time.perf_counter() - probe.waiting_since)
+            probe.waiting_since = None
+            await asyncio.sleep(0.05)
+    writer.close()
+
+
+async def _raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection whose receive buffer is small, so the server's output stays on its side."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    return await asyncio.open_connection(sock=sock, limit=MAX_SERVER_LINE_BYTES)
+
+
+def _text(data: bytes, opcode: Opcode = Opcode.TEXT, fin: bool = True) -> bytes:
+    """One frame as a client sends it (masked)."""
+    return Frame(opcode, data, fin).serialize(mask=True)
+
+
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+async def _ws(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket past its upgrade, with a small receive buffer."""
+    reader, writer = await _raw(port)
+    writer.write(UPGRADE % port)
+    await reader.readuntil(b"\r\n\r\n")
+    return reader, writer
+
+
+class Peers:
+    """The attackers' connections, all closed when the attack ends."""
+
+    def __init__(self) -> None:
+        self.writers: list[asyncio.StreamWriter] = []
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def keep(self, writer: asyncio.StreamWriter, reading: bool = False) -> None:
+        if not reading:
+            writer.transport.pause_reading()  # type: ignore[attr-defined]
+        self.writers.append(writer)
+
+    def run(self, work: Awaitable[None]) -> None:
+        self.tasks.append(asyncio.ensure_future(_quietly(work)))
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for writer in self.writers:
+            writer.transport.abort()
+
+
+async def _quietly(work: Awaitable[None]) -> None:
+    """An attacker's work: the server cutting it off is what it expects."""
+    with contextlib.suppress(OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        await work
+
+
+async def _hoard(count: int, ws_port: int, tcp_port: int, peers: Peers) -> None:
+    """``count`` peers that never read: spectators of busy tables, of bot tables, and the lobby."""
+    maker_reader, maker = await _lines(tcp_port, HELLO.replace(b"hoarder %d", b"maker"))
+    peers.keep(maker, reading=True)
+    maker.write(b'{"type":"list_tables","id":1}\n')
+    busy = [t["table"] for t in (await _reply(maker_reader, 1))["tables"]]
+    watched = []
+    for i in range(BOT_TABLES):
+        reader, writer = await _lines(tcp_port, HELLO.replace(b"hoarder %d", b"bot table maker %d" % i))
+        peers.keep(writer, reading=True)
+        writer.write(b'{"type":"create_table","id":1,"bots":["random","random","random","random"],"spectate":true}\n')
+        watched.append((await _reply(reader, 1))["table"]["table"])
+        peers.run(_drain_reads(reader))
+
+    async def one(i: int) -> None:
+        behaviour = i % 3
+        if behaviour == 0:
+            asks = b'{"type":"spectate","table":"%s"}' % busy[i % len(busy)].encode()
+        elif behaviour == 1:
+            asks = b'{"type":"spectate","table":"%s"}' % watched[i % len(watched)].encode()
+        else:
+            asks = b'{"type":"list_tables"}'
+        hello = HELLO % i
+        if i % 2:
+            _, writer = await _ws(ws_port)
+            writer.write(_text(hello) + _text(asks))
+        else:
+            _, writer = await _raw(tcp_port)
+            writer.write(hello + b"\n" + asks + b"\n")
+        peers.keep(writer)
+
+    for start in range(0, count, 50):
+        await asyncio.gather(*(_quietly(one(i)) for i in range(start, min(count, start + 50))))
+
+
+async def _drain_reads(reader: asyncio.StreamReader) -> None:
+    while await reader.read(65536):
+        pass
+
+
+async def _ping_flood(ws_port: int, peers: Peers) -> None:
+    """10 WebSocket peers sending 125-byte pings as fast as they can, never reading."""
+    pings = b"".join(_text(bytes(125), Opcode.PING) for _ in range(64))
+    pong = _text(b'{"type":"pong","nonce":1}')
+
+    async def flood(i: int) -> None:
+        _, writer = await _ws(ws_port)
+        writer.write(_text(HELLO % i))
+        peers.keep(writer)
+        said = time.monotonic()
+        while True:
+            writer.write(pings)
+            await writer.drain()
+            if time.monotonic() - said > 10:
+                writer.write(pong)
+                said = time.monotonic()
+
+    for i in range(10):
+        peers.run(flood(i))
+
+
+async def _fragment_hoard(ws_port: int, peers: Peers) -> None:
+    """200 WebSocket peers, each a text message in 32,752 two-byte fragments, never the last."""
+    fragments = _text(b"{ ", fin=False) + b"".join(_text(b"  ", Opcode.CONT, fin=False) for _ in range(32_751))
+
+    async def hoard(i: int) -> None:
+        _, writer = await _ws(ws_port)
+        writer.write(_text(HELLO % i))
+        peers.keep(writer)
+        for start in range(0, len(fragments), 65536):
+            writer.write(fragments[start:start + 65536])
+            await writer.drain()
+
+    for i in range(200):
+        peers.run(hoard(i))
+
+
+async def _header_hoard(ws_port: int, peers: Peers) -> None:
+    """600 connections, each a request of 126 headers of 8 KB, never its end."""
+    header = b"X-Hoard-%03d: " + b"h" * 8000 + b"\r\n"
+    request = b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(header % n for n in range(126))
+
+    async def hoard() -> None:
+        _, writer = await _raw(ws_port)
+        peers.keep(writer)
+        for start in range(0, len(request), 65536):
+            writer.write(request[start:start + 65536])
+            await writer.drain()
+
+    for start in range(0, 600, 50):
+        await asyncio.gather(*(_quietly(hoard()) for _ in range(start, start + 50)))
+
+
+Attack = Callable[[int, int, Peers], Awaitable[None]]
+
+ATTACKS: dict[str, tuple[int, Attack]] = {
+    "hoard-250": (250, lambda ws, tcp, peers: _hoard(250, ws, tcp, peers)),
+    "hoard-1000": (1000, lambda ws, tcp, peers: _hoard(1000, ws, tcp, peers)),
+    "ping-flood": (10, lambda ws, tcp, peers: _ping_flood(ws, peers)),
+    "fragment-hoard": (200, lambda ws, tcp, peers: _fragment_hoard(ws, peers)),
+    "header-hoard": (600, lambda ws, tcp, peers: _header_hoard(ws, peers)),
+}
+"""Each attack: its peers, and how they attack (given the WebSocket's port and the TCP one)."""
+
+
+async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str, Any]:
+    ws_port, tcp_port = server.ports
+    count, attack = ATTACKS[name]
+    probe, stop, peak = Probe(), asyncio.Event(), [0]
+    async with playing("setback", tcp_port, BUSY_TABLES, Tally(rtts=None)):
+        player = asyncio.ensure_future(_ping_player(tcp_port, probe, stop))
+        await asyncio.sleep(1.0)
+        before = server.rss_kb()
+        probe.rtts.clear()
+        peers = Peers()
+
+        async def sample() -> None:
+            while True:
+                peak[0] = max(peak[0], server.rss_kb())
+                await asyncio.sleep(0.1)
+
+        sampler = asyncio.ensure_future(sample())
+        began = time.perf_counter()
+        try:
+            await asyncio.wait_for(_quietly(attack(ws_port, tcp_port, peers)), seconds)
+            await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - began)))
+        except TimeoutError:
+            pass
+        ended = time.perf_counter()
+        sampler.cancel()
+        stop.set()
+        figures = probe.figures(ended)
+        player.cancel()
+        await asyncio.gather(player, sampler, return_exceptions=True)
+        await peers.close()
+    return {
+        "attack": name, "peers": count, "seconds": round(ended - began, 1),
+        "rss_before_mb": round(before / 1024, 1), "rss_peak_mb": round(peak[0] / 1024, 1),
+        "rss_growth_mb": round((peak[0] - before) / 1024, 1), **figures,
+    }
+
+
+def measure(name: str, seconds: float) -> dict[str, Any]:
+    """One attack against a fresh server: its figures."""
+    server = ServerProcess("shipped")
+    try:
+        result: dict[str, Any] = {}
+
+        async def go() -> None:
+            result.update(await _attack(name, server, seconds))
+
+        _run(go())
+        return result
+    finally:
+        server.stop()
+
+
+def attack_names(text: str) -> list[str]:
+    """An argparse type: attacks named with commas."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in ATTACKS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"attacks are {', '.join(ATTACKS)}; not {text!r}")
+    return names
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="setback bench hostile", description=__doc__.split("\n")[0])
+    parser.add_argument("--attacks", type=attack_names, default=list(ATTACKS),
+                        help=f"attacks to run, with commas (default all: {','.join(ATTACKS)})")
+    parser.add_argument(
+        "--seconds", type=positive_seconds, default=40.0,
+        help="how long each attack lasts (default 40: a hoarder's first 4 MB fill the kernel's buffers)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the attackers' sockets (the server raises its own)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    rows = [measure(name, args.seconds) for name in args.attacks]
+    result = {"build": compiled.STATUS, "open_files_soft_limit": soft, "attacks": rows}
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"server hot path: {result['build']}")
+    print(f"{'attack':>15} {'peers':>6} {'RSS before':>11} {'peak':>9} {'growth':>9} "
+          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6}")
+    for row in rows:
+        print(f"{row['attack']:>15} {row['peers']:>6} {row['rss_before_mb']:>9}MB {row['rss_peak_mb']:>7}MB "
+              f"{row['rss_growth_mb']:>+7}MB {_ms(row['player_rtt_p50_ms']):>11} "
+              f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6}")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value}ms"
+
+
+if __name__ == "__main__":
+    main()
