@@ -102,7 +102,9 @@ def same_origin(origin: str, hosts: frozenset[str], port: int, tls: bool) -> boo
 class Site:
     """The answers to HTTP requests: the page's files, and whether a socket may open."""
 
-    def __init__(self, tls: bool, hosts: frozenset[str] = frozenset(), port: int = 0, records: Records | None = None) -> None:
+    def __init__(
+        self, tls: bool, hosts: frozenset[str] = frozenset(), port: int = 0, records: Records | None = None,
+    ) -> None:
         self.tls = tls
         self.hosts = hosts
         """The host names a page of this server comes from (:func:`own_hosts`)."""
