@@ -218,3 +218,76 @@ def test_play_web_puts_the_table_to_make_in_the_address() -> None:
     for elsewhere in (["play", "127.0.0.1:7411", "--web"], ["play", "--web"]):
         with pytest.raises(ValueError, match="--web plays a game on this computer"):
             play_options(build_parser().parse_args(elsewhere), rules_from(args, 4))
+
+
+async def raw_http(port: int, request: bytes) -> bytes:
+    """Send ``request`` as it is and read the answer until the server closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    await writer.wait_closed()
+    return answer
+
+
+async def test_head_has_no_body_and_other_methods_get_405_with_every_header() -> None:
+    """HEAD answers the GET's headers and no body; DELETE and OPTIONS are 405 with ``Allow``,
+    not the page; the refusals carry the page's security headers as every answer does."""
+    async with running_web_server() as server:
+        port = web_port(server)
+        head = await raw_http(port, b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        top, _, body = head.partition(b"\r\n\r\n")
+        assert top.startswith(b"HTTP/1.1 200") and body == b""
+        assert b"Content-Length: 0" not in top
+        for method in (b"DELETE", b"OPTIONS"):
+            answer = await raw_http(port, method + b" / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 405"), answer[:40]
+            assert b"Allow: GET, HEAD" in answer and b"<html" not in answer.lower()
+            assert b"Content-Security-Policy" in answer and b"X-Content-Type-Options: nosniff" in answer
+
+
+async def test_a_request_whose_headers_pass_16_kib_is_431_with_every_header() -> None:
+    async with running_web_server() as server:
+        headers = b"".join(b"X-Pad-%d: %s\r\n" % (n, b"a" * 1000) for n in range(20))
+        answer = await raw_http(web_port(server), b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"\r\n")
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:40]
+        assert b"Content-Security-Policy" in answer and b"Referrer-Policy: no-referrer" in answer
+
+
+async def test_two_pipelined_gets_get_one_answer_and_a_clean_close() -> None:
+    async with running_web_server() as server:
+        get_ = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        answer = await raw_http(web_port(server), get_ + get_)
+        assert answer.count(b"HTTP/1.1 200") == 1
+
+
+async def test_a_message_in_more_than_128_frames_is_refused_with_1009() -> None:
+    """Fragments are bounded by count, empty ones too, not only by their bytes."""
+    async with running_web_server() as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("hoarder")
+        pieces = [b""] * 200 + [b'{"type": "ping", "id": 1, "nonce": 1}']
+        with pytest.raises(ConnectionClosed) as closed:
+            await client.websocket.send(pieces, text=True)
+            await asyncio.wait_for(client.websocket.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+async def test_a_text_frame_that_is_not_utf8_closes_with_1007_and_tcp_calls_it_malformed() -> None:
+    """Invalid UTF-8 is malformed even inside a field the server ignores (RFC 6455: close 1007)."""
+    async with running_web_server() as server:
+        tcp = await RawClient.connect(server.port)
+        await tcp.send(type="hello", version="1.3", name="bytes", kind="bot")
+        await tcp.expect("welcome")
+        await tcp.send_raw(b'{"type": "ping", "nonce": 1, "x": "\xff"}\n')
+        error = await tcp.expect("error")
+        assert error["code"] == Code.MALFORMED
+        await tcp.close()
+        client = await WsClient.connect(web_port(server))
+        await client.hello("bytes")
+        payload = b'{"type": "ping", "x": "\xff"}'
+        client.websocket.transport.write(bytes([0x81, 0x80 | len(payload)]) + bytes(4) + payload)  # masked by zeros
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(client.websocket.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
