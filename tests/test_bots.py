@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
 
-from setback.bots import HeuristicBot, MatchPlan, SearchBot, bot_factory, play_match
+from setback.bots import HeuristicBot, SearchBot, bot_factory
 from setback.bots.search import Rollout, Sampler, voids
 from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, View, mask_of, state_from_view
+from setback.match import MatchPlan, play_match
 
 
 def position(rules: Rules, seed: int, play_seed: int, steps: int) -> Game | None:

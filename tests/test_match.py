@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-import setback.bots.match as match_module
-from setback.bots import MatchPlan, play_match
-from setback.bots.match import Played, chunk_size, run_game
+import setback.match.runner as match_module
 from setback.bots.seat import Limits
-from setback.bots.tally import MatchResult, openskill_ratings
 from setback.cli import main
 from setback.engine import Rules
+from setback.match import MatchPlan, play_match
+from setback.match.runner import Played, chunk_size, run_game
+from setback.match.tally import MatchResult, openskill_ratings
 
 
 def without_clock(record: dict[str, Any]) -> dict[str, Any]:

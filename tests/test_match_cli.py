@@ -16,12 +16,13 @@ import pytest
 from setback import compiled
 from setback.benchmarks import server as bench_server
 from setback.bots import seat
-from setback.bots.match import MatchPlan, game_seed, play_match
-from setback.bots.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
 from setback.cli import build_parser, main
 from setback.commands.common import rules_from
 from setback.commands.matches import read_finished
 from setback.engine import LowRule, Rules, replay_record
+from setback.match.plan import MatchPlan, game_seed
+from setback.match.runner import play_match
+from setback.match.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 PIPS = {"A": 4, "K": 3, "Q": 2, "J": 1, "10": 10}

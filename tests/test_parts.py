@@ -8,8 +8,12 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 import setback
 
@@ -24,13 +28,15 @@ MAY_USE: dict[str, frozenset[str]] = {
     "telling": frozenset({"engine", "protocol"}),
     "link": frozenset({"engine", "protocol"}),
     "bots": frozenset({"engine", "protocol", "link", "telling"}),
+    "match": frozenset({"engine", "bots"}),
     "server": frozenset({"engine", "protocol", "bots", "telling", "compiled"}),
     "client": frozenset({"engine", "protocol", "link", "telling"}),
     "web": frozenset({"protocol", "server"}),
-    "benchmarks": frozenset({"engine", "protocol", "server", "web", "bots", "compiled", "logs"}),
+    "benchmarks": frozenset({"engine", "protocol", "server", "web", "bots", "match", "compiled", "logs"}),
     "conformance": frozenset({"engine", "protocol", "link", "bots", "server"}),
     "commands": frozenset({
-        "engine", "protocol", "places", "logs", "telling", "link", "bots", "server", "client", "conformance", "web",
+        "engine", "protocol", "places", "logs", "telling", "link", "bots", "match", "server", "client", "conformance",
+        "web",
     }),
     "cli": frozenset({"commands", "compiled", "logs", "setback"}),
     "__main__": frozenset({"cli"}),
@@ -84,6 +90,33 @@ def forbidden_arrows() -> list[str]:
     return found
 
 
+def files_that_import_each_other() -> list[str]:
+    """Each circle of imports between the files of one package (its ``__init__`` counts as a
+    file), shortest first, named by its files; ``TYPE_CHECKING`` imports count as any other."""
+    names = dict(modules())
+    arrows: dict[str, set[str]] = {module: set() for module in names}
+    for module, path in names.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for _, name in imported(module, path):
+            a_file_of_it = name in names and name.rpartition(".")[0] == package
+            if name != module and (a_file_of_it or name == package):  # (``from setback.bots import Bot``: its init)
+                arrows[module].add(name)
+    circles: list[str] = []
+    for start in sorted(arrows):
+        paths, seen = [[start]], {start}
+        while paths:  # breadth first: the shortest way back to ``start``, if there is one
+            way = paths.pop(0)
+            for follows in sorted(arrows[way[-1]]):
+                if follows == start and min(way) == start:  # each circle once, from its least file
+                    circles.append(" -> ".join([*way, start]))
+                    paths = []
+                    break
+                if follows not in seen:
+                    seen.add(follows)
+                    paths.append([*way, follows])
+    return circles
+
+
 def test_every_part_imports_only_what_the_rule_allows() -> None:
     """A module that imports a part its own part may not use is named with its line."""
     assert forbidden_arrows() == []
@@ -119,3 +152,35 @@ def test_the_check_sees_an_arrow_the_rule_forbids(tmp_path: Path) -> None:
     )
     names = [name for _, name in imported("setback.engine.rules", source)]
     assert [part_of(n) for n in names] == ["server", "client", "engine", "bots"]
+
+
+def test_no_two_files_of_a_package_import_each_other() -> None:
+    """Inside a package, imports run one way too: no file imports one that imports it back,
+    directly or through others of the package."""
+    assert files_that_import_each_other() == []
+
+
+def test_the_check_sees_files_that_import_each_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A circle through a ``TYPE_CHECKING`` import and one through the package's ``__init__`` are found."""
+    package = tmp_path / "setback" / "engine"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from setback.engine.cards import Card\n")
+    (package / "cards.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import deck\n")
+    (package / "deck.py").write_text("from setback.engine import Card\n")
+    (package / "tricks.py").write_text("def f():\n    from setback.engine.trump import Trump\n")
+    (package / "trump.py").write_text("from .tricks import Trick\n")
+    (package / "rules.py").write_text("from setback.engine import Card\nfrom . import tricks\n")
+    monkeypatch.setattr(__name__ + ".PACKAGE", tmp_path / "setback")
+    assert files_that_import_each_other() == [
+        "setback.engine -> setback.engine.cards -> setback.engine.deck -> setback.engine",
+        "setback.engine.tricks -> setback.engine.trump -> setback.engine.tricks",
+    ]
+
+
+def test_the_server_loads_no_match_lab() -> None:
+    """Seating bots is the server's; running matches is not: starting a server's table loads
+    neither the match lab nor a process pool."""
+    probe = ("import sys, setback.server.app, setback.server.table\n"
+             "print(sorted(m for m in sys.modules if m.startswith('setback.match') or m == 'multiprocessing.pool'))")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"

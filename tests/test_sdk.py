@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from setback.bots import Bot, BotSeat, GameStart, Limits, MatchPlan, RandomBot, fallback, play_match, play_with
+from setback.bots import Bot, BotSeat, GameStart, Limits, RandomBot, fallback
 from setback.bots.registry import BUILTIN
 from setback.engine import Action, Game, HandResult, Outcome, Rules, View
+from setback.match import MatchPlan, play_match, play_with
 
 
 class AsyncBot(Bot):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from setback.bots.sprt import EXIT_STATUS, Sprt, Verdict
 from setback.cli import main
+from setback.match.sprt import EXIT_STATUS, Sprt, Verdict
 
 REFERENCES = [
     # model, elo0, elo1, counts (trinomial: L, D, W; pentanomial: LL, LD, WL+DD, WD, WW), LLR

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from setback.bots.tournament import TournamentPlan, bradley_terry
 from setback.cli import main
 from setback.engine import Rules
+from setback.match.tournament import TournamentPlan, bradley_terry
 
 FAST = ("--decision-ms", "0", "--json")
 

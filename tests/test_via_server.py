@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from wire import RawClient, running_server
 
-from setback.bots.match import MatchPlan, play_match
 from setback.bots.registry import hello_name
 from setback.bots.seat import Limits
 from setback.commands.via_server import via_server_records
 from setback.engine import LowRule, Rules
+from setback.match.plan import MatchPlan
+from setback.match.runner import play_match
 
 GAME_FIELDS = ("version", "rules", "seed", "players", "draws", "first_dealer", "hands", "actions", "scores", "outcome")
 
@@ -263,8 +264,8 @@ async def test_the_server_welcomes_every_name_a_match_gives(tmp_path: Path) -> N
 
 def test_result_table_shows_an_unmeasured_time_as_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
     """The table prints "-" under ms/decision for a `cmd:` program: the runner cannot time it."""
-    from setback.bots.tally import MatchResult
     from setback.commands.matches import print_result
+    from setback.match.tally import MatchResult
 
     result = MatchResult(MatchPlan(("cmd:./mine", "random"), Rules(players=2), games=0))
     print_result(result)

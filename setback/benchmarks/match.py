@@ -7,7 +7,7 @@ one run plays the same games (a match of N games, one seed) several ways (the ba
 - **bare**: a loop in this process over :class:`setback.engine.Game`: make the game's bots
   (the runner's seeds), then ask the seat to act for its decision on its view and apply it,
   to the game's end. No records, no clock, no hooks: the least a runner can do.
-- **jobs 1**: :func:`setback.bots.match.play_match` on one process, every record written as
+- **jobs 1**: :func:`setback.match.runner.play_match` on one process, every record written as
   a JSONL line to a file, as ``setback match --out FILE`` does; after each of its games the
   bare loop plays the same game, timed apart.
 - **jobs J** (``--jobs``, 2 by default): the same on J processes, the pool's start counted
@@ -42,10 +42,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from setback.bots.match import MatchPlan, TaskPlayer, engine_games, made_bot, play_match
 from setback.bots.seat import Limits
-from setback.bots.tally import MatchResult
 from setback.engine import Game, Phase, Rules
+from setback.match.plan import MatchPlan
+from setback.match.runner import TaskPlayer, engine_games, made_bot, play_match
+from setback.match.tally import MatchResult
 
 SEED = 2026
 
@@ -191,7 +192,7 @@ def run(random_games: int = 200, heuristic_games: int = 1000, jobs: int = 2, rep
             for field, plan in plans.items()
         }
         if ray:
-            from setback.bots.cluster import ray_games, start_ray
+            from setback.match.cluster import ray_games, start_ray
 
             start = time.perf_counter()
             stop = start_ray(None, cpus=jobs)

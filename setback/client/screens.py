@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Literal, cast
+from typing import ClassVar, Literal, cast
 
 from rich.text import Text
 from textual import on
@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from setback.client.dialogs import ConfirmDialog, CreateTableDialog, HelpDialog, InviteDialog, ShowDialog
 from setback.client.discover import FoundServer, browse, with_fallback
 from setback.client.felt import table_picture
+from setback.client.host import ClientHost
 from setback.client.panels import (
     centre,
     contract_line,
@@ -56,9 +57,6 @@ from setback.protocol.messages import (
     Spectate,
 )
 from setback.telling.story import SUIT_NAMES
-
-if TYPE_CHECKING:
-    from setback.client.app import SetbackApp
 
 HAND_CHIPS = 6
 ACTION_CHIPS = 5
@@ -100,8 +98,8 @@ class ClientScreen(Screen[None]):
     log_epoch = 0
 
     @property
-    def client(self) -> SetbackApp:
-        return cast("SetbackApp", self.app)
+    def client(self) -> ClientHost:
+        return cast("ClientHost", self.app)
 
     @property
     def state(self) -> ClientState:

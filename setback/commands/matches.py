@@ -23,12 +23,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from setback import logs
 from setback.bots.base import BotFailedError
-from setback.bots.match import GamePlayer, MatchPlan, made_bot, play_with
-from setback.bots.match import play_match as run_match
 from setback.bots.registry import EXTERNAL, bot_class_and_options, bot_factory, bot_name, external_command
 from setback.bots.seat import Limits
-from setback.bots.sprt import EXIT_STATUS, Sprt, Standing, Verdict, standing
-from setback.bots.tally import MatchResult
 from setback.bots.template import write_template
 from setback.commands.common import (
     AddCommand,
@@ -42,6 +38,11 @@ from setback.commands.common import (
     whole_number,
 )
 from setback.engine import Game, Rules, game_record
+from setback.match.plan import MatchPlan
+from setback.match.runner import GamePlayer, made_bot, play_with
+from setback.match.runner import play_match as run_match
+from setback.match.sprt import EXIT_STATUS, Sprt, Standing, Verdict, standing
+from setback.match.tally import MatchResult
 from setback.telling.narrate import narrate
 
 MATCH_GAMES = 100
@@ -109,15 +110,15 @@ def game_player(args: argparse.Namespace) -> GamePlayer | None:
     if args.via_server:
         return _through_a_server()
     if args.ray is not None:
-        from setback.bots.cluster import ray_records
+        from setback.match.cluster import ray_records
 
         return ray_records(args.ray or None, args.jobs)
     return None
 
 
 def ray_address_type(text: str) -> str:
-    """An argparse type: the address of a Ray cluster (see :func:`setback.bots.cluster.ray_address`)."""
-    from setback.bots.cluster import ray_address
+    """An argparse type: the address of a Ray cluster (see :func:`setback.match.cluster.ray_address`)."""
+    from setback.match.cluster import ray_address
 
     try:
         return ray_address(text)

@@ -132,7 +132,7 @@ def read_records(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def cmd_samples(args: argparse.Namespace) -> int:
-    from setback.bots.samples import write_samples
+    from setback.match.samples import write_samples
 
     source = Path(args.records)
     if not source.is_file():

@@ -15,9 +15,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from setback.bots.base import BotFailedError
-from setback.bots.match import GameTask, Played, TaskPlayer, engine_games
 from setback.bots.registry import EXTERNAL, bot_name
-from setback.bots.tournament import FORMATS, TournamentPlan, TournamentResult, take_finished, tournament_tasks
 from setback.commands.common import (
     AddCommand,
     CommandFailedError,
@@ -35,6 +33,8 @@ from setback.commands.matches import (
     progress_bar,
     read_finished,
 )
+from setback.match.runner import GameTask, Played, TaskPlayer, engine_games
+from setback.match.tournament import FORMATS, TournamentPlan, TournamentResult, take_finished, tournament_tasks
 
 
 def record_files(plan: TournamentPlan, out: Path) -> list[Path]:
@@ -113,7 +113,7 @@ def _player(args: argparse.Namespace, plan: TournamentPlan) -> TaskPlayer:
     """What plays the stream of games: the engine on ``--jobs`` processes, or Ray (``--ray``)."""
     if args.ray is None:
         return engine_games
-    from setback.bots.cluster import ray_games, start_ray
+    from setback.match.cluster import ray_games, start_ray
 
     def on_ray(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
         stop = start_ray(args.ray or None, args.jobs, plan.specs)

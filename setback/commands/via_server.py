@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.external import run_program
-from setback.bots.match import MatchPlan, Played, match_fields
 from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, hello_name
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Clock
 from setback.engine import game_record
 from setback.link.server_link import Address, ServerLink
+from setback.match.plan import MatchPlan
+from setback.match.runner import Played, match_fields
 from setback.protocol.convert import rules_to_wire
 from setback.protocol.messages import Clock as TableClock
 from setback.protocol.messages import CreateTable, TableUpdate

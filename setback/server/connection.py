@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, cast
 
 import structlog
 
@@ -37,10 +37,8 @@ from setback.protocol.messages import (
     ServerPong,
     Spectate,
 )
+from setback.server.host import Host
 from setback.server.seats import RefusedError
-
-if TYPE_CHECKING:
-    from setback.server.app import Server
 
 log = structlog.get_logger("setback.connection")
 
@@ -68,7 +66,7 @@ UNREAD = _Unread()
 class Connection(asyncio.Protocol):
     """A peer on the wire. Until its hello it is only a connection; then a :class:`Peer` too."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Host[Connection]) -> None:
         self.server = server
         config = server.config
         self.config = config

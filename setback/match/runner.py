@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.pool import IMapIterator
 from typing import Any
 
@@ -29,59 +29,9 @@ import msgspec
 from setback.bots.base import Bot, BotFailedError, GameStart, overrides
 from setback.bots.registry import bot_factory, failure_line
 from setback.bots.seat import BotSeat, Clock, Limits, loop_running
-from setback.bots.tally import MatchResult
-from setback.engine import Event, Game, GameWon, HandDealt, HandScored, Rules, game_record, plain, rules_of
-
-_MASK64 = (1 << 64) - 1
-
-
-def game_seed(match_seed: int, index: int) -> int:
-    """The seed of deal ``index`` in a match seeded ``match_seed`` (splitmix64 of both)."""
-    z = (match_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) >> 1
-
-
-@dataclass(frozen=True)
-class MatchPlan:
-    """What a match is: its bots (SPECs, in order), rules, games, seed, duplicate play and clock."""
-
-    specs: tuple[str, ...]
-    rules: Rules
-    games: int
-    seed: int = 0
-    duplicate: bool = False
-    limits: Limits = field(default_factory=Limits)
-
-    def __post_init__(self) -> None:
-        n, rules = len(self.specs), self.rules
-        if n != rules.players and (rules.teams is None or n != rules.teams):
-            sides = f" or one a side ({rules.teams})" if rules.teams else ""
-            raise ValueError(f"a table of {rules.players} players takes one bot a seat ({rules.players}){sides}, "
-                             f"not {n}")
-        if self.games < 0:
-            raise ValueError(f"games must be 0 or more, not {self.games}")
-        if self.duplicate and self.games % n:
-            raise ValueError(f"duplicate play replays each deal {n} times: --games must be a multiple of {n}")
-
-    @property
-    def by_side(self) -> bool:
-        """True when each SPEC plays a whole side rather than one seat."""
-        return len(self.specs) != self.rules.players
-
-    def seating(self, index: int) -> tuple[int, ...]:
-        """Which bot (by its position in ``specs``) plays each seat in game ``index``."""
-        n = len(self.specs)
-        unit = self.rules.side_of if self.by_side else int
-        return tuple((unit(seat) + index) % n for seat in range(self.rules.players))
-
-    def deal(self, index: int) -> int:
-        """The deal game ``index`` is played from: the game itself, or in duplicate play ``index // n``."""
-        return index // len(self.specs) if self.duplicate else index
-
-    def game_seed(self, index: int) -> int:
-        return game_seed(self.seed, self.deal(index))
+from setback.engine import Event, Game, GameWon, HandDealt, HandScored, game_record, plain, rules_of
+from setback.match.plan import MatchPlan
+from setback.match.tally import MatchResult
 
 
 async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] | None = None) -> Game:
@@ -203,7 +153,7 @@ RECORD_KEYS = frozenset({"version", "rules", "seed", "setup", "players", "match"
                          "actions", "scores", "outcome"})
 """The keys of a match's game record (:func:`run_game`): :meth:`Played.with_fields` adds others."""
 TALLIED = ("points", "deltas", "pitcher", "set_back")
-"""What a tally (:class:`~setback.bots.tally.MatchResult`) reads of a hand's result."""
+"""What a tally (:class:`~setback.match.tally.MatchResult`) reads of a hand's result."""
 
 
 @dataclass(frozen=True, slots=True)

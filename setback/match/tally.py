@@ -15,7 +15,7 @@ from setback.bots.seat import Clock
 from setback.engine import plain
 
 if TYPE_CHECKING:
-    from setback.bots.match import MatchPlan
+    from setback.match.plan import MatchPlan
 
 
 def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from setback.bots.tally import MatchResult
+    from setback.match.tally import MatchResult
 
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """A pair's score for the bot under test: its points in the pair's two games, halved."""

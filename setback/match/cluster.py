@@ -3,10 +3,10 @@
 Ray is an optional extra (``pip install 'setback[cluster]'``) and is imported only here, when
 a match or a tournament asks for it, so the package works without it. Ray schedules the
 tasks; this module only submits them, a bounded number ahead of the one awaited, and yields
-their records in the order of the tasks, as :func:`setback.bots.match.engine_games` does:
+their records in the order of the tasks, as :func:`setback.match.runner.engine_games` does:
 for deterministic bots the records are those of ``--jobs 1``.
 
-Every worker plays a game as :func:`setback.bots.match.run_game` does, so it needs this
+Every worker plays a game as :func:`setback.match.runner.run_game` does, so it needs this
 package (and ray) installed. Bots named by file or module (``path/to/bot.py:Class``,
 ``module:Class``) reach the workers through Ray's runtime environment: the current folder
 is sent to them as their working folder, so a SPEC's relative path means the same file
@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from setback.bots.match import GamePlayer, GameTask, MatchPlan, Played, WorkerDiedError, run_task
 from setback.bots.registry import BUILTIN, EXTERNAL
+from setback.match.plan import MatchPlan
+from setback.match.runner import GamePlayer, GameTask, Played, WorkerDiedError, run_task
 
 EXTRA = "pip install 'setback[cluster]'"
 """How to install what ``--ray`` needs."""
@@ -136,7 +137,7 @@ def ray_games(tasks: Sequence[GameTask], jobs: int = 0) -> Iterator[Played]:
 
 
 def ray_records(address: str | None, cpus: int | None = None) -> GamePlayer:
-    """A :data:`~setback.bots.match.GamePlayer` for :func:`~setback.bots.match.play_match`
+    """A :data:`~setback.match.runner.GamePlayer` for :func:`~setback.match.runner.play_match`
     that plays on Ray (connected as by :func:`start_ray` for as long as the games last)."""
 
     def play(plan: MatchPlan, indexes: list[int], jobs: int) -> Iterator[Played]:

@@ -4,7 +4,7 @@ A table seats *k* bots: one a seat (*k* = players) or one a side (*k* = teams). 
 **pairing** is *k* of the tournament's bots, in the order named: in a **round robin** every
 *k* of them (every two for heads-up tables), in a **gauntlet** the first bot with every
 *k* - 1 of the others. In round *r* (0, 1, ...) each pairing plays a match of its own
-(:class:`~setback.bots.match.MatchPlan`: seats rotating from game to game, duplicate deals
+(:class:`~setback.match.runner.MatchPlan`: seats rotating from game to game, duplicate deals
 with ``duplicate``) seeded ``seed + r``, so that every pairing of a round is dealt the same
 cards. A game's record carries ``tournament`` (spec.md section 5) beside its ``match``
 fields, and everything below is tallied from the records alone, so a stopped tournament
@@ -29,10 +29,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from setback.bots.match import GameTask, MatchPlan, check_record
 from setback.bots.registry import bot_name
 from setback.bots.seat import Clock, Limits
-from setback.bots.tally import (
+from setback.engine import Rules, plain
+from setback.match.plan import MatchPlan
+from setback.match.runner import GameTask, check_record
+from setback.match.tally import (
     PAIRED_MIN_DEALS,
     BotStats,
     MatchResult,
@@ -40,7 +42,6 @@ from setback.bots.tally import (
     paired_interval,
     wilson_interval,
 )
-from setback.engine import Rules, plain
 
 FORMATS = ("round-robin", "gauntlet")
 """The ways to choose a tournament's pairings."""
