@@ -106,6 +106,22 @@ async def test_a_version_that_is_not_major_dot_minor_is_an_invalid_field(net: Ne
         await client.close()
 
 
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164 ", "\ufe0f\ufe0e", "\u200b", "\u2800", "\u115f\u1160"])
+async def test_a_name_with_nothing_visible_in_it_is_an_invalid_field(net: Net, name: str) -> None:
+    """A name of Hangul fillers, variation selectors or other characters that draw nothing is
+    refused, as a blank one is: nobody at the table could tell who it is; a table name too."""
+    async with net.serve() as server:
+        client = await net.at(server).connect()
+        await client.send(type="hello", id=1, version="1.3", name=name)
+        error = await client.expect("error", id=1)
+        assert (error["code"], error["path"]) == (Code.INVALID_FIELD, "$.name")
+        await client.hello("\u3164ann\ufe0f")  # a visible letter among them will do
+        await client.send(type="create_table", id=2, name=name, rules={"players": 2})
+        error = await client.expect("error", id=2)
+        assert (error["code"], error["path"]) == (Code.INVALID_FIELD, "$.name")
+        await client.close()
+
+
 async def test_hello_required_before_anything_else(net: Net) -> None:
     async with net.serve() as server:
         client = await net.at(server).connect()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -63,6 +64,18 @@ log = structlog.get_logger("setback.lobby")
 CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional", "resync"]
 
 
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters that draw nothing: the Hangul fillers and the blank Braille pattern."""
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` draws something: a character that is no space, no combining mark
+    (variation selectors are marks), no format character and no blank letter."""
+    return any(
+        not char.isspace() and char not in BLANK_LETTERS and unicodedata.category(char) not in ("Mn", "Me", "Cf")
+        for char in text
+    )
+
 @dataclass
 class Lobby:
     """Every table, and where each greeted peer is."""
@@ -108,9 +121,11 @@ class Lobby:
         ):  # in constant time
             raise RefusedError(Code.BAD_PASSWORD, "the password is missing or wrong")
         name = hello.name.strip()
-        if not name or len(name) > self.config.max_name_chars or not name.isprintable():
+        if not name or len(name) > self.config.max_name_chars or not name.isprintable() or not visible(name):
             limit = self.config.max_name_chars
-            raise RefusedError(Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters", "$.name")
+            raise RefusedError(
+                Code.INVALID_FIELD, f"a name is 1 to {limit} printable characters, one of them visible", "$.name",
+            )
         peer.name = name
         peer.kind = hello.kind
         peer.events = hello.events
@@ -298,8 +313,10 @@ class Lobby:
             raise RefusedError(Code.TABLE_FULL, f"{len(message.bots)} bots do not fit at {rules.players} seats")
         name = (message.name or "").strip()
         limit = self.config.max_name_chars
-        if len(name) > limit or not name.isprintable():
-            raise RefusedError(Code.INVALID_FIELD, f"a table name is up to {limit} printable characters", "$.name")
+        if len(name) > limit or not name.isprintable() or (name and not visible(name)):
+            raise RefusedError(
+                Code.INVALID_FIELD, f"a table name is up to {limit} printable characters, one visible", "$.name",
+            )
         number = next(self._ids)
         table_id = f"t{number}"
         options = TableOptions(
