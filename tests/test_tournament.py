@@ -66,6 +66,21 @@ def test_cross_table_of_three_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert [row["elo"] for row in standings] == sorted((row["elo"] for row in standings), reverse=True)
     assert sum(row["elo"] for row in standings) == pytest.approx(0, abs=0.5)
     assert standings[-1]["spec"] == "random" and all("openskill" not in row for row in standings)
+    assert [row["rank"] for row in standings] == [1, 2, 3]  # the place, not the order the bots were named in
+    assert standings[-1]["bot"] == 2 and standings[-1]["rank"] == 3
+
+
+def test_the_printed_standings_are_ranked_and_say_what_the_number_is(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table's first column is the rank (random, named first, is last), and # is the
+    bot's number in the cross table, as its heading says."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "random", "heuristic", "--games-per-pairing", "4", "--duplicate", "--seed", "3"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "ranked by Elo, # is the bot's number in the cross table" in " ".join(out.split())
+    cells = [[c.strip() for c in line.strip().strip("│").split("│")] for line in out.splitlines() if "±" in line]
+    ranked = [(row[0], row[1], row[2]) for row in cells]
+    assert ranked == [("1", "2", "heuristic"), ("2", "1", "random")], out
 
 
 def test_gauntlet_of_four_bots_meets_only_the_first(capsys: pytest.CaptureFixture[str]) -> None:

@@ -132,20 +132,21 @@ def print_tournament(result: TournamentResult) -> None:
     title = (f"{plan.format}, {len(plan.specs)} bots, {result.games} games, seed {plan.seed}"
              + (", duplicate" if plan.duplicate else ""))
     skill = plan.seats > 2
-    columns = ["#", "bot", "Elo (95%)", *(["OpenSkill (mu ± 2 sd)"] if skill else []), "games", "score %",
+    columns = ["rank", "#", "bot", "Elo (95%)", *(["OpenSkill (mu ± 2 sd)"] if skill else []), "games", "score %",
                "points/hand", "set %", "ms/decision", "timeouts", "errors"]
     rows = []
     for row in result.standings():
         rating = row.get("openskill")
         rows.append([
-            str(row["bot"]), row["label"], f"{row['elo']:+.0f} ± {row['elo_ci95']:.0f}",
+            str(row["rank"]), str(row["bot"]), row["label"], f"{row['elo']:+.0f} ± {row['elo_ci95']:.0f}",
             *([f"{rating['mu']:.1f} ± {2 * rating['sigma']:.1f}"] if rating else []),
             str(row["games"]), "-" if row["score"] is None else f"{100 * row['score']:.1f}",
             f"{row['points_per_hand']:.3f}", f"{100 * row['set_rate']:.1f}",
             "-" if row["decision_ms"] is None else f"{row['decision_ms']:.2f}", str(row["timeouts"]),
             str(row["errors"]),
         ])
-    print_rows(console, title, columns, rows, left={"bot"})
+    ranked = f"{title}; ranked by Elo, # is the bot's number in the cross table"
+    print_rows(console, ranked, columns, rows, left={"bot"})
     labels = result.labels()
     cross = []
     for i, cells in enumerate(result.cross_table()):

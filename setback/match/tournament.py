@@ -224,7 +224,8 @@ class TournamentResult:
         return rows
 
     def standings(self) -> list[dict[str, Any]]:
-        """One row a bot, best Elo first."""
+        """One row a bot, best Elo first, each with its ``rank`` (1 for the best) beside its
+        number in the order the bots were named (``bot``)."""
         elo = self.elo()
         skill = self.openskill()
         rows = []
@@ -244,7 +245,8 @@ class TournamentResult:
             if skill is not None:
                 row["openskill"] = {"mu": round(skill[b][0], 3), "sigma": round(skill[b][1], 3)}
             rows.append(row)
-        return sorted(rows, key=lambda row: -row["elo"])
+        ranked = sorted(rows, key=lambda row: -row["elo"])
+        return [{"rank": place, **row} for place, row in enumerate(ranked, start=1)]
 
     def as_dict(self) -> dict[str, Any]:
         return {
