@@ -228,7 +228,7 @@ class TournamentResult:
         number in the order the bots were named (``bot``)."""
         elo = self.elo()
         skill = self.openskill()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for b, (label, stats) in enumerate(zip(self.labels(), self.totals(), strict=True)):
             met = [m for (one, _), m in self.meetings.items() if one == b]
             points, games = sum(m.points for m in met), sum(m.games for m in met)
