@@ -173,7 +173,7 @@ def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: i
     specs = ("search@budget_ms=5", *("heuristic",) * (sides - 1))
     result = play_match(MatchPlan(specs, Rules(players=players, teams=teams, smudge=True), 2, seed=players))
     assert result.games == 2
-    assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)
+    assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)
 
 
 STEAL_DEAL = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C")

@@ -423,6 +423,26 @@ def failing_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return said[-1]
 
 
+@pytest.mark.parametrize("command", [["match", "random", "random"], ["watch", "random", "random"],
+                                     ["tournament", "random", "heuristic"], ["bot", "random", "--create"]])
+def test_decision_ms_is_read_once_into_seconds(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ``--decision-ms`` flag gives the code the limit in seconds (0: none), as the wire's
+    ``decision_seconds`` is; a negative one is a mistake in what was typed."""
+    parse = build_parser().parse_args
+    assert parse([*command, "--decision-ms", "250"]).decision_seconds == 0.25
+    assert parse([*command, "--decision-ms", "0"]).decision_seconds is None
+    with pytest.raises(SystemExit) as exit_:
+        parse([*command, "--decision-ms", "-5"])
+    assert exit_.value.code == 2 and "milliseconds are 0 (no limit) or more, not -5" in capsys.readouterr().err
+
+
+def test_a_match_records_the_flags_limit_in_seconds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--decision-ms 250`` is a limit of 0.25 s in the records (spec.md section 5's ``limit``)."""
+    out = tmp_path / "games.jsonl"
+    run_cli(capsys, "match", "random", "random", "--games", "1", "--seed", "3", "--decision-ms", "250", "--out", str(out))
+    assert json.loads(out.read_text())["match"]["limit"] == 0.25
+
+
 def test_a_bot_that_never_returns_stops_the_match_and_says_where(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -215,7 +215,7 @@ async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
         assert link.seat == 1 and free.starts == [GameStart(1, ("random-0", "timed"), Rules(players=2, target=7))]
         capped = TimeNotingBot(seed=3)
         link = ServerLink(Address("127.0.0.1", server.port), "capped", kind="bot")
-        assert await asyncio.wait_for(play_remote(link, capped, Seating(table), games=1, limit=0.5), 60) == 1
+        assert await asyncio.wait_for(play_remote(link, capped, Seating(table), games=1, decision_seconds=0.5), 60) == 1
         assert capped.given and set(capped.given) == {0.5}
         await host.close()
 

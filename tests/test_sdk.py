@@ -138,8 +138,8 @@ def test_a_match_with_failing_bots_completes_and_counts_them() -> None:
     finally:
         del BUILTIN["raising-for-test"]
     assert result.games == 4
-    assert result.stats[0].clock.errors > 0 and result.stats[1].clock.errors == 0
-    assert result.as_dict()["bots"][0]["errors"] == result.stats[0].clock.errors
+    assert result.stats[0].deciding.errors > 0 and result.stats[1].deciding.errors == 0
+    assert result.as_dict()["bots"][0]["errors"] == result.stats[0].deciding.errors
 
 
 def test_bot_seat_fills_in_the_time_left() -> None:
@@ -202,11 +202,11 @@ def test_with_no_clock_a_plain_bot_is_asked_on_the_games_own_thread() -> None:
     """No limit, no thread: self-play at full speed. With a limit, a thread of the seat's own,
     and the view says the time left. Errors count the same either way."""
     free = ThreadNotingBot(1)
-    game, clocks = play_with(Game(Rules(players=2), 5), [free, RaisingBot(2)], Limits(decision=None))
+    game, clocks = play_with(Game(Rules(players=2), 5), [free, RaisingBot(2)], Limits(decision_seconds=None))
     assert game.is_over and free.threads == {threading.get_ident()} and free.time_left == {None}
     assert clocks[1].errors > 0 and clocks[0].errors == 0
     timed = ThreadNotingBot(1)
-    play_with(Game(Rules(players=2), 5), [timed, RandomBot(2)], Limits(decision=2.0))
+    play_with(Game(Rules(players=2), 5), [timed, RandomBot(2)], Limits(decision_seconds=2.0))
     assert threading.get_ident() not in timed.threads and timed.time_left == {2.0}
 
 
@@ -271,13 +271,13 @@ def test_with_no_clock_a_game_needs_no_event_loop_and_awaitable_answers_still_co
     that a plain method returns is still awaited (on a loop of its own), counted as no error;
     a bot with an async method is played on a loop, as ever."""
     late = LateAwaitingBot(1)
-    game, clocks = play_with(Game(Rules(players=2), 3), [late, RandomBot(2)], Limits(decision=None))
+    game, clocks = play_with(Game(Rules(players=2), 3), [late, RandomBot(2)], Limits(decision_seconds=None))
     assert game.is_over and clocks[0].errors == 0 and clocks[0].decisions > 0
     assert late.ends == sum(1 for e in game.events if type(e).__name__ == "HandScored")
-    assert BotSeat(late, 0, Limits(decision=None)).direct
-    assert not BotSeat(AsyncBot(1), 0, Limits(decision=None)).direct
+    assert BotSeat(late, 0, Limits(decision_seconds=None)).direct
+    assert not BotSeat(AsyncBot(1), 0, Limits(decision_seconds=None)).direct
     assert not BotSeat(RandomBot(1), 0, Limits()).direct
-    game, clocks = play_with(Game(Rules(players=2), 3), [AsyncBot(1), RandomBot(2)], Limits(decision=None))
+    game, clocks = play_with(Game(Rules(players=2), 3), [AsyncBot(1), RandomBot(2)], Limits(decision_seconds=None))
     assert game.is_over and clocks[0].errors == 0
 
 

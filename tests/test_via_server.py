@@ -44,7 +44,7 @@ def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
     ],
 )
 def test_offline_and_via_server_records_are_identical(specs: tuple[str, ...], rules: Rules) -> None:
-    plan = MatchPlan(specs, rules, games=len(specs) * 2, seed=41, duplicate=True, limits=Limits(decision=5.0))
+    plan = MatchPlan(specs, rules, games=len(specs) * 2, seed=41, duplicate=True, limits=Limits(decision_seconds=5.0))
     offline = records(plan, via_server=False)
     online = records(plan, via_server=True)
     assert len(offline) == len(online) == plan.games
@@ -63,7 +63,7 @@ NODE_BOT = Path(__file__).resolve().parent.parent / "examples" / "node" / "bot.j
 @pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH")
 def test_external_program_plays_a_match_via_server() -> None:
     plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), Rules(players=2, target=7), games=4, seed=5,
-                     limits=Limits(decision=5.0))
+                     limits=Limits(decision_seconds=5.0))
     result = play_match(plan, player=via_server_records)
     node = result.as_dict()["bots"][0]
     assert node["games"] == 4
@@ -76,7 +76,7 @@ def test_a_1_2_program_plays_a_club_table_from_its_legal_actions() -> None:
     """The node bot speaks 1.2 and knows no club option: told them inside ``rules``, it ignores
     them as spec.md says and plays every decision from ``legal``, without a timeout or an error."""
     rules = Rules(players=2, target=7, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED)
-    plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), rules, games=2, seed=5, limits=Limits(decision=5.0))
+    plan = MatchPlan((f"cmd:{NODE} {NODE_BOT}", "random"), rules, games=2, seed=5, limits=Limits(decision_seconds=5.0))
     node = play_match(plan, player=via_server_records).as_dict()["bots"][0]
     assert node["games"] == 2 and node["timeouts"] == 0 and node["errors"] == 0
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import structlog
 
 from setback.bots.base import Bot, GameStart
-from setback.bots.seat import BotSeat, Clock, Limits, Replaced
+from setback.bots.seat import BotSeat, DecisionStats, Limits, Replaced
 from setback.engine import Action, View
 from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import LinkClosedError, ServerLink
@@ -67,14 +67,14 @@ class SeatRefusedError(RuntimeError):
 
 
 async def play_remote(
-    link: ServerLink, bot: Bot, seating: Seating, games: int | None = None, limit: float | None = None,
-    reconnect_attempts: int = 30, clock: Clock | None = None, tokens: SeatTokens | None = None,
+    link: ServerLink, bot: Bot, seating: Seating, games: int | None = None, decision_seconds: float | None = None,
+    reconnect_attempts: int = 30, deciding: DecisionStats | None = None, tokens: SeatTokens | None = None,
     replaced: dict[int, Replaced] | None = None,
 ) -> int:
     """Play until ``games`` games are over (None: until the server closes for good); the games played.
 
-    ``limit`` caps the bot's own time per decision (the table's clock caps it anyway);
-    ``clock``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
+    ``decision_seconds`` caps the bot's own time per decision (the table's clock caps it anyway);
+    ``deciding``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
     when given, keeps the seat's token, so that the bot, restarted, sits down again where
     it was while the server holds its seat (and says so in the log, ``back_in_saved_seat``)
     unless ``seating`` creates a table: that makes a new one, always. While its table waits
@@ -125,7 +125,7 @@ async def play_remote(
                         log.info("back_in_saved_seat", table=table_id, seat=seat + 1, server=where,
                                  note="this bot's seat was kept for it; --create makes a new table")
                     if agent is None:
-                        agent = BotSeat(bot, seat, Limits(decision=limit))
+                        agent = BotSeat(bot, seat, Limits(decision_seconds))
                     if tokens is not None:
                         tokens.keep(where, link.name, token)
                 case Error(id="join", code=code, message=text):
@@ -141,7 +141,7 @@ async def play_remote(
                 ):
                     log.warning("server_timed_out", seat=seat, action=played_for_us, in_a_row=row)
                     if agent is not None:
-                        agent.clock.timeouts += 1
+                        agent.deciding.timeouts += 1
                 case TableUpdate(table=info) if info.table in (link.table, joining):
                     if (waits := waiting_for(info, link.seat)) != awaited and waits:
                         log.info("waiting_for_players", table=info.table, name=info.name, waiting_for=waits,
@@ -202,8 +202,8 @@ async def play_remote(
     finally:
         if agent is not None:
             agent.close()
-            if clock is not None:
-                clock.add(agent.clock)
+            if deciding is not None:
+                deciding.add(agent.deciding)
         await link.close()
     return played
 

@@ -5,7 +5,7 @@
 by the phase, awaits an async answer, and turns every failure into a defined outcome:
 
 - the bot raises, or answers with an action that is not in ``view.legal``: an **error**;
-- the answer is not there within ``Limits.decision`` seconds: a **timeout**.
+- the answer is not there within ``Limits.decision_seconds``: a **timeout**.
 
 Either way the seat plays the **fallback**, :func:`fallback`: the legal action with the
 lowest code (in bidding, a pass when passing is legal, else the lowest bid; in play,
@@ -17,7 +17,7 @@ way and change no move; their errors are logged, and neither their errors nor th
 timeouts are counted, since the counts are of decisions (spec.md section 5). A hook that
 overruns still holds the seat's thread, so the decisions it delays are timeouts.
 
-With no limit (``Limits(decision=None)``, ``--decision-ms 0``) and no executor there is
+With no limit (``Limits(decision_seconds=None)``, ``--decision-ms 0``) and no executor there is
 no clock to keep: plain methods are simply called, several times faster than through a
 thread (self-play at full speed; a bot that hangs then hangs its game).
 """
@@ -57,18 +57,19 @@ MIN_DECISION_SECONDS = 0.01
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """A table's clock: the seconds a seat may take for one decision (None: no limit)."""
+    """A table's clock: the seconds a seat may take for one decision (None: no limit), the
+    wire's ``Clock.decision_seconds``."""
 
-    decision: float | None = 1.0
+    decision_seconds: float | None = 1.0
 
     def __post_init__(self) -> None:
-        if self.decision is not None and self.decision <= 0:
-            raise ValueError(f"the decision limit must be positive seconds, not {self.decision}")
+        if self.decision_seconds is not None and self.decision_seconds <= 0:
+            raise ValueError(f"the decision limit must be positive seconds, not {self.decision_seconds}")
 
     def __reduce__(self) -> tuple[type[Limits], tuple[float | None]]:
         """Pickled by its constructor (a match's plan goes to its worker processes): compiled,
         a frozen class cannot be unpickled field by field."""
-        return Limits, (self.decision,)
+        return Limits, (self.decision_seconds,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +83,9 @@ class Replaced:
 
 
 @dataclass
-class Clock:
-    """One seat's decisions in one game: how many, the seconds they took, the timeouts and errors."""
+class DecisionStats:
+    """What a seat's bot did when asked, over one game or more: how many decisions, the seconds
+    they took, how many timed out and how many were errors (a record's ``match.clock``)."""
 
     decisions: int = 0
     seconds: float = 0.0
@@ -91,11 +93,11 @@ class Clock:
     errors: int = 0
 
     @property
-    def ms_per_decision(self) -> float | None:
-        """The average time of one decision, in milliseconds (None before the first)."""
-        return 1000 * self.seconds / self.decisions if self.decisions else None
+    def seconds_per_decision(self) -> float | None:
+        """The average time of one decision (None before the first)."""
+        return self.seconds / self.decisions if self.decisions else None
 
-    def add(self, other: Clock) -> None:
+    def add(self, other: DecisionStats) -> None:
         self.decisions += other.decisions
         self.seconds += other.seconds
         self.timeouts += other.timeouts
@@ -196,7 +198,7 @@ class _Thread:
 
 
 class BotSeat:
-    """The bot at one seat of one game, asked under ``limits``; :attr:`clock` counts what happened."""
+    """The bot at one seat of one game, asked under ``limits``; :attr:`deciding` counts what happened."""
 
     def __init__(self, bot: Bot, seat: int, limits: Limits, executor: Executor | None = None) -> None:
         """``executor``, when given, runs the bot's plain methods (a server's pool shared by many
@@ -205,7 +207,7 @@ class BotSeat:
         self.seat = seat
         self.limits = limits
         self.executor = executor
-        self.clock = Clock()
+        self.deciding = DecisionStats()
         self._own_thread: _Thread | None = None
         self._overrun: Future[Any] | None = None
         self._overrun_since = 0.0
@@ -245,7 +247,7 @@ class BotSeat:
 
     def _asking(self, view: View) -> tuple[View, float | None, Callable[[View], Any]]:
         """The view as the bot is to see it (its ``time_left`` filled in), the limit, and the method to ask."""
-        limit = self.limits.decision
+        limit = self.limits.decision_seconds
         if view.time_left is not None and view.time_left != limit:
             left = max(MIN_DECISION_SECONDS, view.time_left - min(ANSWER_MARGIN_SECONDS, view.time_left / 10))
             limit = left if limit is None else min(limit, left)
@@ -256,9 +258,9 @@ class BotSeat:
     def _judged(self, answer: Any, view: View, method: Callable[[View], Any], start: float) -> Action:
         """The action to play for the bot's ``answer`` (asked at ``start``): itself, or the fallback
         when it failed, is no action or is not legal (counted); the decision is clocked."""
-        clock = self.clock
-        clock.decisions += 1
-        clock.seconds += _now() - start
+        deciding = self.deciding
+        deciding.decisions += 1
+        deciding.seconds += _now() - start
         if answer is FAILED:
             return fallback(view)
         if type(answer) not in _ACTIONS_TYPES and not isinstance(answer, Pass | Bid | Play):
@@ -276,13 +278,13 @@ class BotSeat:
 
     async def notify(self, hook: Callable[[Any], Any], argument: Any) -> None:
         """Run one of the bot's hooks (a bound method) under the same limit (not counted)."""
-        await self._ask(hook, argument, self.limits.decision, decision=False)
+        await self._ask(hook, argument, self.limits.decision_seconds, decision=False)
 
     @property
     def direct(self) -> bool:
         """Whether the seat keeps no clock and needs no event loop: no limit, no executor, and
         none of its bot's methods an ``async def``. A game of such seats is played without one."""
-        if self.limits.decision is not None or self.executor is not None:
+        if self.limits.decision_seconds is not None or self.executor is not None:
             return False
         return not any(inspect.iscoroutinefunction(getattr(self.bot, name)) for name in _METHODS)
 
@@ -314,7 +316,7 @@ class BotSeat:
         after counting a failure (when it is a ``decision``)."""
         if self._overrun is not None:
             if not self._overrun.done():
-                self.clock.timeouts += decision
+                self.deciding.timeouts += decision
                 if decision:
                     self.replaced = Replaced("was still busy with an earlier call that overran its limit", late=True)
                 return FAILED
@@ -385,7 +387,7 @@ class BotSeat:
     def _error(self, exc: BaseException, decision: bool = True) -> None:
         """Count an error; log it with its traceback the first time this process sees it (the
         same bot, exception and place), since a match of a thousand games would repeat it."""
-        self.clock.errors += decision
+        self.deciding.errors += decision
         if decision and self.replaced is None:
             self.replaced = Replaced(f"raised {type(exc).__name__}: {exc}", late=False)
         frames = traceback.extract_tb(exc.__traceback__)
@@ -396,11 +398,11 @@ class BotSeat:
 
     def _timed_out(self, decision: bool, limit: float) -> None:
         """Count a timeout; log it the first time this process sees one of this bot."""
-        self.clock.timeouts += decision
+        self.deciding.timeouts += decision
         if decision:
             self.replaced = Replaced(f"did not answer within {limit:g} s", late=True)
         if decision and _first_time((type(self.bot).__name__, "timeout")):
-            log.warning("bot timed out", bot=type(self.bot).__name__, seat=self.seat, limit_ms=round(limit * 1000),
+            log.warning("bot timed out", bot=type(self.bot).__name__, seat=self.seat, decision_seconds=limit,
                         played="the fallback", later="counted, not logged")
 
 

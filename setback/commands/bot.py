@@ -7,7 +7,14 @@ import argparse
 import structlog
 
 from setback import places
-from setback.commands.common import AddCommand, CommandFailedError, add_rules_arguments, rules_from, server_address
+from setback.commands.common import (
+    AddCommand,
+    CommandFailedError,
+    add_rules_arguments,
+    decision_seconds,
+    rules_from,
+    server_address,
+)
 from setback.protocol import DEFAULT_PORT
 
 
@@ -16,7 +23,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     from setback.bots.registry import bot_factory, bot_name
     from setback.bots.remote import Seating, SeatRefusedError, play_remote
-    from setback.bots.seat import Clock
+    from setback.bots.seat import DecisionStats
     from setback.link.seat_tokens import SeatTokens
     from setback.link.server_link import Address, LinkClosedError, ServerLink, tls_context
     from setback.link.server_link import RefusedError as LinkRefusedError
@@ -37,11 +44,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
         table_clock = TableClock() if args.clock is None else TableClock(decision_seconds=args.clock or None)
         creating = CreateTable(id="create", rules=rules_to_wire(rules), clock=table_clock, bots=args.bots)
     seating = Seating(args.table or "", args.seat, args.invite, creating)
-    limit = args.decision_ms / 1000 if args.decision_ms else None
-    clock = Clock()
+    deciding = DecisionStats()
     try:
         tokens = SeatTokens(places.default_seat_tokens_path())  # a restarted bot sits down again where it was
-        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, limit, clock=clock, tokens=tokens))
+        played = asyncio.run(play_remote(link, make(args.seed), seating, args.games, args.decision_seconds,
+                                         deciding=deciding, tokens=tokens))
     except SeatRefusedError as exc:
         raise CommandFailedError(f"the server refused the seat: {exc}") from None
     except LinkRefusedError as exc:
@@ -51,8 +58,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise CommandFailedError(f"{args.server}: {exc.reason}{hint}") from None
     log = structlog.get_logger("setback.bot")
     log.info(
-        "done", games=played, decisions=clock.decisions, timeouts=clock.timeouts, errors=clock.errors,
-        ms_per_decision=None if clock.ms_per_decision is None else round(clock.ms_per_decision, 2),
+        "done", games=played, decisions=deciding.decisions, timeouts=deciding.timeouts, errors=deciding.errors,
+        seconds_per_decision=None if (took := deciding.seconds_per_decision) is None else round(took, 5),
     )
     return 0
 
@@ -84,7 +91,10 @@ def register(command: AddCommand) -> None:
     bot.add_argument("--name", help="the name to play under (default: the SPEC)")
     bot.add_argument("--games", type=int, help="stop after this many games (default: play until stopped)")
     bot.add_argument("--seed", type=int, default=0, help="the bot's own seed (default 0)")
-    bot.add_argument("--decision-ms", type=int, default=0, help="cap on the bot's time per decision (0: the clock's)")
+    bot.add_argument(
+        "--decision-ms", type=decision_seconds, default=None, dest="decision_seconds", metavar="MS",
+        help="cap on the bot's time per decision in ms (default 0: the table's clock's)",
+    )
     bot.add_argument("--password", help="the server's password")
     bot.add_argument("--tls", action="store_true", help="the server speaks TLS (verified against the system's CAs)")
     bot.add_argument("--tls-ca", metavar="PEM", help="verify the server against this CA or certificate")

@@ -119,23 +119,24 @@ def add_rules_arguments(
 
 
 def add_clock_argument(parser: argparse.ArgumentParser) -> None:
-    """The per-decision limit that the offline runner holds every bot to."""
+    """The per-decision limit that the offline runner holds every bot to (``args.decision_seconds``)."""
     parser.add_argument(
-        "--decision-ms", type=milliseconds, default=1000.0,
+        "--decision-ms", type=decision_seconds, default=1.0, dest="decision_seconds", metavar="MS",
         help="per-decision limit in ms; a bot over it is timed out and the lowest-code legal action "
         "is played for it (default 1000; 0: none)",
     )
 
 
-def milliseconds(text: str) -> float:
-    """An argparse type: a time limit in milliseconds, 0 (none) or more."""
+def decision_seconds(text: str) -> float | None:
+    """An argparse type: a ``--decision-ms`` flag's milliseconds, 0 (no limit) or more, as the
+    seconds of a decision limit (None: no limit), the one unit inside (the wire's ``decision_seconds``)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"milliseconds are a number, not {text!r}") from None
-    if not value >= 0:
+    if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(f"milliseconds are 0 (no limit) or more, not {text}")
-    return value
+    return value / 1000 or None
 
 
 def rules_from(args: argparse.Namespace, players: int) -> Rules:

@@ -52,7 +52,8 @@ SPRT_GAMES = 100_000
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
-    return Limits(args.decision_ms / 1000 if args.decision_ms else None)
+    """The limits :func:`~setback.commands.common.add_clock_argument`'s flag asks for."""
+    return Limits(args.decision_seconds)
 
 
 def read_finished(path: Path) -> list[dict[str, Any]]:
@@ -255,7 +256,7 @@ def print_result(result: MatchResult) -> None:
         rows.append([
             label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
             per_hand, net, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
-            str(s.clock.timeouts), str(s.clock.errors), *rating,
+            str(s.deciding.timeouts), str(s.deciding.errors), *rating,
         ])
     console = Console(width=None if sys.stdout.isatty() else 160)
     print_rows(console, title, [*columns, *(["rating (mu ± 2 sd)"] if rated else [])], rows, left={"bot"})

@@ -7,7 +7,7 @@ joins it over the protocol: a Python bot through :func:`~setback.bots.remote.pla
 started with the table in its environment (spec.md, "External bots") and stopped once the
 game is over. The record is read back from the server's own records and carries the same
 fields as an offline one, so for the same seeds and deterministic bots both modes give
-identical games. A ``cmd:`` bot's clock holds the decisions and timeouts the server saw;
+identical games. A ``cmd:`` bot's decision stats hold the decisions and timeouts the server saw;
 the runner cannot time it, so its ``seconds`` stay 0 (the result shows no ms/decision).
 """
 
@@ -22,14 +22,13 @@ from typing import Any
 from setback.bots.external import run_program
 from setback.bots.registry import EXTERNAL, ExternalBotError, bot_factory, hello_name
 from setback.bots.remote import Seating, play_remote
-from setback.bots.seat import Clock
+from setback.bots.seat import DecisionStats
 from setback.engine import game_record
 from setback.link.server_link import Address, ServerLink
 from setback.match.plan import MatchPlan
 from setback.match.runner import Played, match_fields
 from setback.protocol.convert import rules_to_wire
-from setback.protocol.messages import Clock as TableClock
-from setback.protocol.messages import CreateTable, TableUpdate
+from setback.protocol.messages import Clock, CreateTable, TableUpdate
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import replayed
@@ -70,10 +69,9 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     seed = plan.game_seed(index)
     host = ServerLink(address, f"match-{index}", kind="bot", events=False)
     await host.connect()
-    decision = plan.limits.decision
     await host.send(CreateTable(
         id=1, name=f"match game {index}", rules=rules_to_wire(plan.rules), seed=seed,
-        clock=TableClock(decision_seconds=decision, bot_after_timeouts=None),
+        clock=Clock(decision_seconds=plan.limits.decision_seconds, bot_after_timeouts=None),
     ))
     while not isinstance(reply := await host.receive(), TableUpdate) or reply.id != 1:
         pass
@@ -91,7 +89,7 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
 
     server.lobby.game_over_listeners.append(decided)
     server.lobby.refusal_listeners.append(said_no)
-    clocks = [Clock() for _ in seating]
+    deciding = [DecisionStats() for _ in seating]
     sdk: list[asyncio.Future[int]] = []
     external: list[asyncio.Future[int]] = []
     seated: list[tuple[str, asyncio.Future[Any]]] = []
@@ -109,13 +107,14 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
             bot = bot_factory(spec)(seed + seat)
             link = ServerLink(address, name, kind="bot")
             sdk.append(asyncio.ensure_future(
-                play_remote(link, bot, Seating(table, seat), games=1, limit=decision, clock=clocks[seat])
+                play_remote(link, bot, Seating(table, seat), games=1, decision_seconds=plan.limits.decision_seconds,
+                            deciding=deciding[seat])
             ))
             seated.append((f"{spec} (seat {seat})", sdk[-1]))
     try:
         await _until_over(over, server, table, index, seated, lambda seat: refused.get(names[seat]))
         server.flush()
-        if sdk:  # they end on game_over, having counted their clocks; external programs never end
+        if sdk:  # they end on game_over, having counted their decisions; external programs never end
             await asyncio.wait(sdk, timeout=5)
     finally:
         await host.close()  # (its table, until someone sits there, closes with it)
@@ -129,9 +128,9 @@ async def _play_one(plan: MatchPlan, index: int, server: Server, address: Addres
     assert row is not None, f"no finished game recorded at {table}"
     for seat, b in enumerate(seating):
         if plan.specs[b].startswith(EXTERNAL):
-            clocks[seat] = _server_clock(row, seat)
+            deciding[seat] = _server_decisions(row, seat)
     return game_record(replayed(row), players=[plan.specs[b] for b in seating],
-                       match=match_fields(plan, index, clocks))
+                       match=match_fields(plan, index, deciding))
 
 
 async def _until_over(
@@ -177,7 +176,7 @@ def _how_it_ended(name: str, player: asyncio.Future[Any]) -> str:
     return f"exited with status {player.result()}" if name.startswith(EXTERNAL) else "ended"
 
 
-def _server_clock(row: GameRow, seat: int) -> Clock:
+def _server_decisions(row: GameRow, seat: int) -> DecisionStats:
     """What the server saw of ``seat``'s decisions: how many, and how many it timed out (no seconds)."""
     chosen = [by for who, _, by in row.actions if who == seat]
-    return Clock(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))
+    return DecisionStats(decisions=len(chosen), timeouts=chosen.count(BY_CLOCK))

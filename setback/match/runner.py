@@ -28,7 +28,7 @@ import msgspec
 
 from setback.bots.base import Bot, BotFailedError, GameStart, overrides
 from setback.bots.registry import bot_factory, failure_line
-from setback.bots.seat import BotSeat, Clock, Limits, loop_running
+from setback.bots.seat import BotSeat, DecisionStats, Limits, loop_running
 from setback.engine import Event, Game, GameWon, HandDealt, HandScored, game_record, plain, rules_of
 from setback.match.plan import MatchPlan
 from setback.match.tally import MatchResult
@@ -71,13 +71,13 @@ async def play_game(game: Game, seats: list[BotSeat], players: tuple[str, ...] |
         if now:
             news = game.apply(asked.decide_now(game.view(seat)), seat)
         else:
-            news = game.apply(await asked.decide(game.view(seat, asked.limits.decision)), seat)
+            news = game.apply(await asked.decide(game.view(seat, asked.limits.decision_seconds)), seat)
 
 
 def play_with(
     game: Game, bots: list[Bot], limits: Limits, players: tuple[str, ...] | None = None
-) -> tuple[Game, list[Clock]]:
-    """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's clock."""
+) -> tuple[Game, list[DecisionStats]]:
+    """Play ``game`` to its end with ``bots[seat]`` at each seat; the game and each seat's decision stats."""
     seats = [BotSeat(bot, seat, limits) for seat, bot in enumerate(bots)]
     try:
         played = play_game(game, seats, players)
@@ -90,7 +90,7 @@ def play_with(
     finally:
         for s in seats:
             s.close()
-    return game, [s.clock for s in seats]
+    return game, [s.deciding for s in seats]
 
 
 def run_without_loop(game: Coroutine[Any, Any, Game]) -> None:
@@ -112,8 +112,8 @@ def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
     seed = plan.game_seed(index)
     bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(seating)]
     players = tuple(plan.specs[b] for b in seating)
-    game, clocks = play_with(Game(plan.rules, seed), bots, plan.limits, players)
-    return game_record(game, players=list(players), match=match_fields(plan, index, clocks))
+    game, deciding = play_with(Game(plan.rules, seed), bots, plan.limits, players)
+    return game_record(game, players=list(players), match=match_fields(plan, index, deciding))
 
 
 class BotBrokenError(BotFailedError):
@@ -128,7 +128,7 @@ def made_bot(spec: str, seed: int) -> Bot:
         raise BotBrokenError(f"{spec}: making the bot failed: {failure_line(exc)}") from None
 
 
-def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, Any]:
+def match_fields(plan: MatchPlan, index: int, deciding: list[DecisionStats]) -> dict[str, Any]:
     """The ``match`` object of game ``index``'s record (spec.md section 5)."""
     return {
         "seed": plan.seed,
@@ -136,8 +136,8 @@ def match_fields(plan: MatchPlan, index: int, clocks: list[Clock]) -> dict[str, 
         "deal": plan.deal(index),
         "duplicate": plan.duplicate,
         "seating": list(plan.seating(index)),
-        "limit": plan.limits.decision,
-        "clock": [plain(c) for c in clocks],
+        "limit": plan.limits.decision_seconds,
+        "clock": [plain(d) for d in deciding],
     }
 
 

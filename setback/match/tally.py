@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from setback.bots.registry import EXTERNAL, bot_name
-from setback.bots.seat import Clock
+from setback.bots.seat import DecisionStats
 from setback.engine import plain
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class BotStats:
     bids_won: int = 0
     bids_made: int = 0
     bids_set: int = 0
-    clock: Clock = field(default_factory=Clock)
+    deciding: DecisionStats = field(default_factory=DecisionStats)
     rating: tuple[float, float] | None = None
     duplicate: bool = False
     """Whether the match is duplicate: every deal played once a seating."""
@@ -119,9 +119,11 @@ class BotStats:
 
     @property
     def decision_ms(self) -> float | None:
-        """The average time of one decision, in milliseconds; None when there is none to show: no
-        decisions, or an external ``cmd:`` program's, which the runner cannot time."""
-        return None if self.spec.startswith(EXTERNAL) else self.clock.ms_per_decision
+        """The average time of one decision, in milliseconds (as the results show it); None when
+        there is none to show: no decisions, or an external ``cmd:`` program's, which the runner
+        cannot time."""
+        seconds = None if self.spec.startswith(EXTERNAL) else self.deciding.seconds_per_decision
+        return None if seconds is None else 1000 * seconds
 
     def as_dict(self) -> dict[str, Any]:
         low, high = self.win_interval()
@@ -139,10 +141,10 @@ class BotStats:
             "bids_won": self.bids_won,
             "bids_made": self.bids_made,
             "bids_set": self.bids_set,
-            "decisions": self.clock.decisions,
+            "decisions": self.deciding.decisions,
             "decision_ms": None if self.decision_ms is None else round(self.decision_ms, 3),
-            "timeouts": self.clock.timeouts,
-            "errors": self.clock.errors,
+            "timeouts": self.deciding.timeouts,
+            "errors": self.deciding.errors,
             **({"rating": {"mu": round(self.rating[0], 3), "sigma": round(self.rating[1], 3)}}
                if self.rating else {}),
         }
@@ -183,7 +185,7 @@ class MatchResult:
         for seat, b in enumerate(seating):
             if b not in bots_of_side[side_of[seat]]:
                 bots_of_side[side_of[seat]].append(b)
-            self.stats[b].clock.add(Clock(**record["match"]["clock"][seat]))
+            self.stats[b].deciding.add(DecisionStats(**record["match"]["clock"][seat]))
         self.sides[record["match"]["game"]] = (bots_of_side, winner)
         self.games += 1
         if self.rater is not None:

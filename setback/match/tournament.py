@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from setback.bots.registry import bot_name
-from setback.bots.seat import Clock, Limits
+from setback.bots.seat import Limits
 from setback.engine import Rules, plain
 from setback.match.plan import MatchPlan
 from setback.match.runner import GameTask, check_record
@@ -120,7 +120,7 @@ class TournamentPlan:
     def as_dict(self) -> dict[str, Any]:
         return {"bots": list(self.specs), "format": self.format, "rules": plain(self.rules), "seed": self.seed,
                 "games_per_pairing": self.games, "rounds": self.rounds, "duplicate": self.duplicate,
-                "limit": self.limits.decision}
+                "limit": self.limits.decision_seconds}
 
 
 @dataclass
@@ -181,7 +181,7 @@ class TournamentResult:
                 into = totals[b]
                 for name in ("games", "wins", "hands", "points", "net", "bids_won", "bids_made", "bids_set"):
                     setattr(into, name, getattr(into, name) + getattr(stats, name))
-                into.clock.add(Clock(**plain(stats.clock)))
+                into.deciding.add(stats.deciding)
         return totals
 
     def elo(self) -> list[tuple[float, float]]:
@@ -238,9 +238,9 @@ class TournamentResult:
                 "score": round(points / games, 4) if games else None,
                 "points_per_hand": round(stats.points / stats.hands, 4) if stats.hands else 0.0,
                 "set_rate": round(stats.bids_set / stats.bids_won, 4) if stats.bids_won else 0.0,
-                "bids_won": stats.bids_won, "decisions": stats.clock.decisions,
+                "bids_won": stats.bids_won, "decisions": stats.deciding.decisions,
                 "decision_ms": None if stats.decision_ms is None else round(stats.decision_ms, 3),
-                "timeouts": stats.clock.timeouts, "errors": stats.clock.errors,
+                "timeouts": stats.deciding.timeouts, "errors": stats.deciding.errors,
             }
             if skill is not None:
                 row["openskill"] = {"mu": round(skill[b][0], 3), "sigma": round(skill[b][1], 3)}

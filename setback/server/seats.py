@@ -19,7 +19,7 @@ from setback.server.peer import Peer
 
 STAND_IN = "heuristic"
 """The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
-BUILTIN_LIMITS = Limits(decision=10.0)
+BUILTIN_LIMITS = Limits(decision_seconds=10.0)
 """Built-in bots play off the table's clock, but none may think longer than this."""
 
 
