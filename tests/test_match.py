@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +231,48 @@ def test_a_worker_process_that_dies_stops_the_match_with_one_line(
     lines = capsys.readouterr().err.strip().splitlines()
     assert "a worker process died while playing its games" in lines[-1]
     assert f"0 of 200 games kept in {out}" in lines[-1]
+
+
+LATE_CRASHING_BOT = '''
+import os
+
+from setback.bots.base import RandomBot
+
+made = 0
+
+
+class LateCrasher(RandomBot):
+    """Plays two games well, then in its third ends the process it plays in."""
+
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        global made
+        made += 1
+
+    def play(self, view):
+        if made == 3:
+            os._exit(3)
+        return super().play(view)
+'''
+
+
+@pytest.mark.parametrize("clock", ["0", "1000"])
+def test_with_one_job_a_bot_that_calls_os_exit_stops_the_match_with_one_line(tmp_path: Path, clock: str) -> None:
+    """With --jobs 1 the games are played in the match's own process: a bot's os._exit stops
+    the match with status 1 and one line saying where it was called, the games before it kept,
+    as a worker's death does with --jobs N (the bot called directly, with no clock, and on
+    its seat's thread, under one)."""
+    (tmp_path / "crasher.py").write_text(LATE_CRASHING_BOT)
+    out = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "setback", "match", f"{tmp_path / 'crasher.py'}:LateCrasher", "random", "--games", "6",
+         "--seed", "2", "--jobs", "1", "--decision-ms", clock, "--out", str(out)],
+        check=False, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("setback ")]
+    line = LATE_CRASHING_BOT.splitlines().index("            os._exit(3)") + 1
+    assert said == [f"setback match: a bot called os._exit(3) at crasher.py:{line} in play() in game 2; with "
+                    "--jobs 1 that would end the match's own process, so the match stops here; 2 of 6 games kept "
+                    f"in {out} (fix the bot, then --resume)"]
+    assert len(out.read_text().splitlines()) == 2

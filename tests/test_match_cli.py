@@ -439,7 +439,8 @@ def test_decision_ms_is_read_once_into_seconds(command: list[str], capsys: pytes
 def test_a_match_records_the_flags_limit_in_seconds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--decision-ms 250`` is a limit of 0.25 s in the records (spec.md section 5's ``limit``)."""
     out = tmp_path / "games.jsonl"
-    run_cli(capsys, "match", "random", "random", "--games", "1", "--seed", "3", "--decision-ms", "250", "--out", str(out))
+    run_cli(capsys, "match", "random", "random", "--games", "1", "--seed", "3", "--decision-ms", "250",
+            "--out", str(out))
     assert json.loads(out.read_text())["match"]["limit"] == 0.25
 
 

@@ -22,7 +22,8 @@ import sys
 from collections.abc import Callable, Coroutine, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.pool import IMapIterator
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import msgspec
 
@@ -304,7 +305,7 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
-            yield run_task(task)
+            yield run_here(task)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -330,6 +331,50 @@ def engine_games(tasks: Sequence[GameTask], jobs: int) -> Iterator[Played]:
 class WorkerDiedError(BotFailedError):
     """A worker process of the match died (a bot crashed it, called ``os._exit``, or the
     system killed it, out of memory above all): its games are lost, so the match stops."""
+
+
+class BotExitedError(BotFailedError):
+    """A bot called ``os._exit`` in a game played in the match's own process (``--jobs 1``):
+    that would end the match without a word, so the match stops here, as it does when a
+    worker process of ``--jobs N`` dies."""
+
+
+class _ExitCalled(BaseException):
+    """Raised where a bot calls ``os._exit`` during :func:`run_here` (no ``Exception``, so
+    that a bot's ``except Exception`` does not swallow it)."""
+
+
+def run_here(task: GameTask) -> Played:
+    """:func:`run_task` in this process, which no bot's ``os._exit`` can end: while the game
+    is played, ``os._exit`` in this process (any thread) raises where it is called instead,
+    and once the game is over :class:`BotExitedError` says where it was called. A process
+    a bot forked still exits as it asks. Stepping through a bot in a debugger works as ever."""
+    called: list[tuple[int, str]] = []
+    """Each ``os._exit`` asked for: its status, and where (``file:line in function()``)."""
+    real_exit, pid = os._exit, os.getpid()
+
+    def refused_exit(status: int) -> NoReturn:
+        if os.getpid() != pid:
+            real_exit(status)
+        caller = sys._getframe(1)
+        code = caller.f_code
+        called.append((status, f"{Path(code.co_filename).name}:{caller.f_lineno} in {code.co_name}()"))
+        raise _ExitCalled(status)
+
+    os._exit = refused_exit
+    played: Played | None = None
+    try:
+        played = run_task(task)
+    except _ExitCalled:
+        pass
+    finally:
+        os._exit = real_exit
+    if played is not None and not called:
+        return played
+    status, where = called[0]
+    raise BotExitedError(
+        f"a bot called os._exit({status}) at {where} in game {task[1]}; with --jobs 1 that would end "
+        "the match's own process, so the match stops here")
 
 
 WATCH_SECONDS = 1.0
