@@ -75,3 +75,42 @@ async def test_a_bad_request_for_records_is_refused_with_why() -> None:
         for page, script in (("/evening", b"evening.js"), ("/replay?game=1", b"replay.js"), ("/screen", b"screen.js")):
             status, headers, body = await get(port, page)
             assert status == 200 and script in body and headers["Content-Security-Policy"] == POLICY
+
+
+async def test_the_leaderboard_is_the_stores_ratings_after_rated_games() -> None:
+    """After two rated games and one unrated, the evening's leaderboard is exactly the store's
+    ratings, highest first: the rated table's players with their games and wins, each rating
+    as the store keeps it (to a tenth); the unrated table's player is not on it."""
+    async with running_web_server() as server:
+        port = web_port(server)
+        ada = await RawClient.connect(server.port)
+        await ada.hello("ada", kind="human")
+        await ada.send(type="create_table", id=1, rules={"players": 2, "target": 7}, bots=["random"], rated=True)
+        rated = (await ada.expect("table", id=1))["table"]["table"]
+        await ada.send(type="join", id=2, table=rated, ready=True)
+        await play_until_over(ada)
+        await ada.send(type="ready", id=3)
+        await play_until_over(ada, choose="last")
+        bo = await RawClient.connect(server.port)
+        await bo.hello("bo", kind="human")
+        await bo.send(type="create_table", id=1, rules={"players": 2, "target": 7}, bots=["random"])
+        unrated = (await bo.expect("table", id=1))["table"]["table"]
+        await bo.send(type="join", id=2, table=unrated, ready=True)
+        await play_until_over(bo)
+        await server.settle()
+        status, board = await records(port, "/api/leaderboard")
+        stored = server.store.ratings()
+        assert status == 200 and board == {"players": [
+            {"player": player, "rating": round(rating, 1), "games": games, "wins": wins}
+            for player, rating, games, wins in stored
+        ]}
+        rows = board["players"]
+        assert {row["player"] for row in rows} == {"ada", "builtin:random"}
+        assert all(row["games"] == 2 for row in rows) and sum(row["wins"] for row in rows) == 2
+        assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
+        for row in rows:
+            kept = server.store.rating_of(row["player"])
+            assert kept is not None and (round(kept[0], 1), kept[1], kept[2]) == (row["rating"], row["games"],
+                                                                                 row["wins"])
+        await ada.close()
+        await bo.close()
