@@ -205,7 +205,8 @@ def test_serve_prints_the_address_and_a_qr_code_of_it(capsys: pytest.CaptureFixt
 
 
 def test_play_web_puts_the_table_to_make_in_the_address() -> None:
-    """``setback play --bots 3 --web``: the page reads its table from the fragment."""
+    """``setback play --bots 3 --web``: the page reads its table from the fragment (never a
+    seed: ``--seed`` with ``--web`` is refused, saying why)."""
     args = build_parser().parse_args(["play", "--bots", "3", "--web", "--name", "ann & <b>", "--clock", "30"])
     options = play_options(args, rules_from(args, players_default(args)))
     assert options.plan is not None
@@ -218,6 +219,9 @@ def test_play_web_puts_the_table_to_make_in_the_address() -> None:
     for elsewhere in (["play", "127.0.0.1:7411", "--web"], ["play", "--web"]):
         with pytest.raises(ValueError, match="--web plays a game on this computer"):
             play_options(build_parser().parse_args(elsewhere), rules_from(args, 4))
+    seeded = build_parser().parse_args(["play", "--bots", "1", "--web", "--seed", "42"])
+    with pytest.raises(ValueError, match="--seed is not for --web: a link to the browser table may choose the rules"):
+        play_options(seeded, rules_from(seeded, players_default(seeded)))
 
 
 async def raw_http(port: int, request: bytes) -> bytes:
