@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -157,12 +158,17 @@ async def enter(visitor: Guest, name: str) -> None:
     await page.locator("#lobby").wait_for()
 
 
-async def create(visitor: Guest, players: int = 4, bots: int | None = None) -> None:
-    """Make a table from the lobby's dialog (bots in every other seat unless told)."""
+async def create(
+    visitor: Guest, players: int = 4, bots: int | None = None, typed: dict[str, str] | None = None
+) -> None:
+    """Make a table from the lobby's dialog (bots in every other seat unless told; ``typed``:
+    the dialog's text fields to fill in, by name)."""
     page = visitor.page
     await page.click("#new-table")
     await page.select_option("#create-form select[name=players]", str(players))
     await page.select_option("#create-form select[name=bots]", str(players - 1 if bots is None else bots))
+    for field_name, text in (typed or {}).items():
+        await page.fill(f"#create-form input[name={field_name}]", text)
     await page.click("text=Create and sit down")
     await page.locator("#table").wait_for()
 
@@ -437,6 +443,28 @@ async def test_a_private_tables_code_and_link_are_on_its_screen_while_seats_are_
         assert await page.locator("#actions .invite").count() == 0
 
 
+async def test_a_links_seed_is_not_taken_and_a_seeded_table_says_so_on_its_screen(browser: Any, shots: Path) -> None:
+    """A shared link's fragment chooses the rules and the bots, not the seed (its author would
+    know the deals): the table it makes is not seeded. A table made with the dialog's own Seed
+    field is, and its screen says so while it waits and while it plays."""
+    fragment = urllib.parse.urlencode({"name": "ann", "bots": "1", "rules": '{"players":2}', "seed": "42"})
+    async with serving() as server, guest(browser, f"{page_url(server)}#{fragment}") as ann, \
+            guest(browser, page_url(server)) as bob:
+        await ann.page.locator("#table").wait_for()
+        await ann.page.locator("#facts .fact").first.wait_for()
+        made = next(f for f in ann.frames if f.get("type") == "table")["table"]
+        assert made["rules"]["players"] == 2 and made["seeded"] is False
+        assert await ann.page.locator("#facts .seeded").count() == 0
+        page = bob.page
+        await enter(bob, "bob")
+        await create(bob, players=2, bots=1, typed={"seed": "42"})
+        await page.locator("#facts .seeded", has_text="Seeded").wait_for()
+        assert next(f for f in bob.frames if f.get("type") == "table")["table"]["seeded"] is True
+        await page.locator("#actions button.bid, #hand button.playable").first.wait_for()
+        assert await page.locator("#facts .seeded").count() == 1
+        await bob.screenshot(shots / "seeded-table-1280x800.png")
+
+
 async def test_the_games_end_offers_one_play_again_and_leaves_the_last_trick_in_view(
         browser: Any, shots: Path) -> None:
     """A game of one hand (hand limit 1) ends: the winner is told under the felt, the last
@@ -444,11 +472,7 @@ async def test_the_games_end_offers_one_play_again_and_leaves_the_last_trick_in_
     async with serving() as server, guest(browser, page_url(server), PHONE) as ann:
         page = ann.page
         await enter(ann, "ann")
-        await page.click("#new-table")
-        await page.select_option("#create-form select[name=players]", "2")
-        await page.select_option("#create-form select[name=bots]", "1")
-        await page.fill("#create-form input[name=hand_limit]", "1")
-        await page.click("text=Create and sit down")
+        await create(ann, players=2, bots=1, typed={"hand_limit": "1"})
         await play_until([ann], "#actions .outcome")
         assert await page.locator("#felt .played").count() == 2  # the last trick, uncovered
         assert await page.locator("#felt .panel").count() == 0

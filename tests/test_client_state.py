@@ -442,6 +442,22 @@ def test_the_top_bar_keeps_the_hand_and_the_connection_as_it_narrows() -> None:
     assert shown[45] == "The Friday Nigh… · hand 12  [reconnecting]"
 
 
+def test_a_seeded_table_says_so_on_the_top_bar_at_every_width() -> None:
+    """A table whose creator chose the seed (who did can know every deal) is marked
+    ``seeded`` beside its rules, and the mark stays when the rules go; an unseeded one is not."""
+    rules = WireRules(players=2)
+    for seeded in (True, False):
+        state = ClientState(name="ann")
+        state.receive(welcome(["random"]))
+        state.receive(Tables(tables=[msgspec.structs.replace(info(), rules=rules, seeded=seeded)]))
+        state.receive(Joined(table="t1", seat=0, token="tok"))
+        state.receive(GameStarted(table="t1", game=0, rules=rules, players=["ann", "bea"]))
+        bar = status_line(state)
+        for width in (140, 40):
+            assert ("seeded" in bar.choose(width).plain) is seeded, (seeded, width)
+        assert ("cutthroat · to 11 · 100 hands at most · seeded" in bar.choose(140).plain) is seeded
+
+
 def test_a_table_announces_its_hand_limit() -> None:
     """The hand limit is the project's addition: a table's rules say it, the short form when it
     is not the default."""

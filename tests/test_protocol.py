@@ -55,6 +55,18 @@ def test_the_spec_speaks_this_version_and_says_what_it_changed() -> None:
         assert field in entry, field
 
 
+def test_the_spec_marks_optional_every_hello_field_with_a_default() -> None:
+    """spec.md section 8's ``hello`` row marks a field optional (``?``) exactly when the code
+    gives it a default, as Appendix A does: ``kind`` among them (a hello without it is a
+    person's)."""
+    spec = (ROOT / "spec.md").read_text()
+    row = next(line for line in spec.splitlines() if line.startswith("| `hello` |"))
+    marked = dict(re.findall(r"`(\w+)`(\??)", row.split("|")[2]))
+    defaults = {field.name: field.default is not msgspec.NODEFAULT for field in msgspec.structs.fields(Hello)}
+    assert {name: mark == "?" for name, mark in marked.items()} == {k: v for k, v in defaults.items() if k != "id"}
+    assert defaults["kind"] and Hello(version="1.3", name="ann").kind == "human"
+
+
 def test_old_peers_decode_the_new_fields_away_and_new_ones_default_them() -> None:
     """A 1.3 snapshot, card and view decode without their new fields (as from a 1.2 server), with
     the defaults: no game number, no results or chat, no clock, no winner."""

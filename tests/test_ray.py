@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from test_match import CRASHING_BOT
 
 from setback.cli import main
+from setback.match import cluster
 
 BOT = '''
 from setback.bots import Bot
@@ -80,3 +82,44 @@ def test_a_ray_worker_that_dies_stops_the_match_with_one_line(
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.startswith("setback match: a Ray worker died while playing a game")
     assert "0 of 4 games kept in games.jsonl" in last
+
+
+class _RefusingRay:
+    """Ray as a token-authenticated cluster answers a process that does not say it has the
+    token: after its retries, only that it failed to connect."""
+
+    exceptions = SimpleNamespace(AuthenticationError=type("AuthenticationError", (Exception,), {}))
+
+    def __init__(self) -> None:
+        self.asked: list[str | None] = []
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, address: str | None, **_: Any) -> None:
+        self.asked.append(address)
+        raise ConnectionError(f"Failed to connect to Ray cluster at {address}")
+
+
+@pytest.mark.parametrize("mode", [None, "token"])
+def test_a_cluster_that_refuses_the_connection_says_what_to_set(
+    mode: str | None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ray HOST:PORT`` that Ray cannot connect to ends in one line, status 1, that says
+    what to set: without ``RAY_AUTH_MODE=token`` (which a cluster started as docs/bots.md
+    says needs), that variable and where the token goes; with it, what else to check."""
+    refusing = _RefusingRay()
+    monkeypatch.setattr(cluster, "_ray", lambda: refusing)
+    if mode is None:
+        monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    else:
+        monkeypatch.setenv("RAY_AUTH_MODE", mode)
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "random", "random", "--games", "2", "--ray=192.0.2.7:6379"])
+    assert exit_.value.code == 1 and refusing.asked == ["192.0.2.7:6379"]
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("setback match: Failed to connect to Ray cluster at 192.0.2.7:6379: ")
+    if mode is None:
+        assert "set RAY_AUTH_MODE=token here too, with the cluster's token in ~/.ray/auth_token" in said[0]
+    else:
+        assert "Ray's ports are open" in said[0] and "RAY_AUTH_TOKEN_PATH" in said[0]

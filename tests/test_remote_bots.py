@@ -220,19 +220,21 @@ async def test_a_remote_bot_is_given_the_time_the_tables_clock_leaves() -> None:
         await host.close()
 
 
-async def killed_mid_game(server: Server, tokens: SeatTokens) -> tuple[RawClient, str, ServerLink]:
-    """A bot ``phoenix`` at a table hosted for it, killed mid-game (no leave: the connection
+async def killed_mid_game(
+    server: Server, tokens: SeatTokens, name: str = "phoenix"
+) -> tuple[RawClient, str, ServerLink]:
+    """A bot ``name`` at a table hosted for it, killed mid-game (no leave: the connection
     just goes), its seat's token kept: the host, the table and the link it played on."""
     host, table = await host_table(server.port, 2, ["random"])
     bot = DroppingBot(seed=1)
     bot.cut = asyncio.Event()
-    link = ServerLink(Address("127.0.0.1", server.port), "phoenix", kind="bot")
+    link = ServerLink(Address("127.0.0.1", server.port), name, kind="bot")
     first = asyncio.ensure_future(play_remote(link, bot, Seating(table), games=1, tokens=tokens))
     await asyncio.wait_for(bot.cut.wait(), 30)
     first.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await first
-    assert tokens.token(f"127.0.0.1:{server.port}", "phoenix") is not None
+    assert tokens.token(f"127.0.0.1:{server.port}", name, table) is not None
     return host, table, link
 
 
@@ -253,6 +255,31 @@ async def test_a_restarted_bot_sits_down_again_with_its_kept_token(
         said = capsys.readouterr().err
         assert re.search(rf"back_in_saved_seat .*seat={link.seat + 1} .*table={table}", said), said
         await host.close()
+
+
+async def test_two_bots_of_one_name_each_come_back_to_their_own_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two bots called ``twin`` at two tables of one server, both killed mid-game and started
+    again at their tables: each is put back in its own seat (the second's kept seat did not
+    write over the first's), and each plays its game out."""
+    tokens = SeatTokens(tmp_path / "seats.json")
+    async with running_server() as server:
+        killed = [await killed_mid_game(server, tokens, "twin") for _ in range(2)]
+        assert killed[0][1] != killed[1][1]
+        again = [ServerLink(Address("127.0.0.1", server.port), "twin", kind="bot") for _ in killed]
+        played = await asyncio.wait_for(asyncio.gather(*(
+            play_remote(link, HeuristicBot(seed=1), Seating(table), games=1, tokens=tokens)
+            for link, (_, table, _) in zip(again, killed, strict=True)
+        )), 90)
+        assert played == [1, 1]
+        assert [(link.table, link.seat) for link in again] == [(table, first.seat) for _, table, first in killed]
+        said = capsys.readouterr().err
+        for _, table, first in killed:
+            assert first.seat is not None
+            assert re.search(rf"back_in_saved_seat .*seat={first.seat + 1} .*table={table}", said), said
+        for host, _, _ in killed:
+            await host.close()
 
 
 async def test_a_bot_that_creates_makes_a_new_table_and_says_what_it_waits_for(
@@ -380,7 +407,7 @@ async def test_a_kept_token_the_server_no_longer_holds_is_dropped_quietly(
     tokens = SeatTokens(tmp_path / "seats.json")
     async with running_server() as server:
         host, table = await host_table(server.port, 2, ["random"])
-        tokens.keep(f"127.0.0.1:{server.port}", "stale", "a-token-from-yesterday")
+        tokens.keep(f"127.0.0.1:{server.port}", "stale", "a-token-from-yesterday", table, 1)
         link = ServerLink(Address("127.0.0.1", server.port), "stale", kind="bot")
         playing = play_remote(link, HeuristicBot(1), Seating(table), games=1, tokens=tokens)
         assert await asyncio.wait_for(playing, 60) == 1
@@ -417,7 +444,7 @@ def test_a_kept_token_is_not_handed_to_a_second_process_while_the_first_plays(tm
     holder = subprocess.Popen(
         [sys.executable, "-c",
          "import sys; from pathlib import Path; from setback.link.seat_tokens import SeatTokens; "
-         f"SeatTokens(Path({str(tmp_path / 'seats.json')!r})).keep('h:1', 'bob', 'T0KEN'); "
+         f"SeatTokens(Path({str(tmp_path / 'seats.json')!r})).keep('h:1', 'bob', 'T0KEN', 't1', 0); "
          "print('kept', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
@@ -427,5 +454,5 @@ def test_a_kept_token_is_not_handed_to_a_second_process_while_the_first_plays(tm
     finally:
         holder.communicate("", timeout=30)
     assert tokens.token("h:1", "bob") == "T0KEN"
-    tokens.keep("h:1", "ann", "MINE")
+    tokens.keep("h:1", "ann", "MINE", "t1", 1)
     assert tokens.token("h:1", "ann") == "MINE"  # this process's own, after a reconnection

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -22,6 +23,8 @@ from wire import RawClient, play_until_over, running_server
 
 from setback import compiled
 from setback.cli import main
+from setback.server import files
+from setback.server.config import ServerConfig
 from setback.server.store import Store
 
 
@@ -205,3 +208,72 @@ async def test_a_bot_refused_its_seat_says_so_in_one_line() -> None:
         )
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "refused the seat: no_such_table" in done.stderr.splitlines()[-1]
+
+
+def _low_open_files() -> None:
+    """In the child, before it runs: a soft limit of open files far below its hard limit."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, 600))
+
+
+def test_serve_raises_its_open_file_limit_and_caps_max_connections_to_it(tmp_path: Path) -> None:
+    """Started with a soft limit of 128 open files (hard 600) and asked for 5,000 connections,
+    ``setback serve`` raises the soft limit to the hard one, says so in its ``listening``
+    line, and caps ``max_connections`` to what 600 files allow less those it keeps for
+    itself, saying that too (1,100 idle peers locked everyone out silently past the limit)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "setback", "--log-json", "serve", "--no-advertise", "--host", "127.0.0.1",
+         "--port", str(free_port()), "--max-connections", "5000", "--db", str(tmp_path / "club.sqlite3")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=_low_open_files,  # noqa: PLW1509
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    said: dict[str, dict[str, object]] = {}
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if line.startswith("{"):
+                said.setdefault(json.loads(line)["event"], json.loads(line))
+            if "listening" in said:
+                break
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)
+    allowed = 600 - files.RESERVED_FILES
+    assert said["listening"]["open_files"] == 600 and said["listening"]["max_connections"] == allowed
+    capped = said["max_connections_capped"]
+    assert (capped["asked"], capped["max_connections"], capped["open_files"]) == (5000, allowed, 600)
+
+
+def test_an_open_file_limit_that_cannot_be_raised_is_said_and_kept(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the system refuses to raise the soft limit, the server goes on with the one it
+    has, says so (``open_files_not_raised``) and caps its connections to that one; a
+    ``max_connections`` that fits is left as it is."""
+    import resource
+
+    def refuse(which: int, limits: tuple[int, int]) -> None:
+        raise ValueError("not allowed")
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (256, 4096))
+    monkeypatch.setattr(resource, "setrlimit", refuse)
+    config = ServerConfig(max_connections=1000)
+    assert files.fit_open_files(config).max_connections == 256 - files.RESERVED_FILES
+    err = capsys.readouterr().err
+    assert "open_files_not_raised" in err and "hard=4096" in err and "soft=256" in err
+    assert "max_connections_capped" in err
+    small = ServerConfig(max_connections=100)
+    assert files.fit_open_files(small) is small
+
+
+async def test_a_full_server_refuses_the_next_peer_and_says_so_in_its_log(capsys: pytest.CaptureFixture[str]) -> None:
+    """Past ``max_connections`` a peer is refused (``server_full``) and the log says so, with the limit."""
+    async with running_server(max_connections=1) as server:
+        first = await RawClient.connect(server.port)
+        await first.hello("one")
+        second = await RawClient.connect(server.port)
+        assert (await second.expect("error"))["code"] == "server_full"
+        assert await second.closed()
+        await first.close()
+    assert re.search(r"server_full .*max_connections=1", capsys.readouterr().err)

@@ -389,6 +389,33 @@ async def test_message_flood_is_rate_limited_then_closed(net: Net) -> None:
         assert len(closing) == 1 and isinstance(closing[0]["id"], int), "the last dropped ping's id"
 
 
+async def test_a_flood_of_refused_acts_pays_the_rate_limit(net: Net) -> None:
+    """An ``act`` the table takes costs nothing of the rate limit (the game paces it); one it
+    refuses pays, as any message does: a flood of illegal moves gets its burst of
+    ``illegal_action`` answers, then ``rate_limited`` (it got 5,380 answers in 3 s), and the
+    request still stands: a legal answer to it is taken at once."""
+    async with net.serve(max_messages_per_second=5, message_burst=60, flood_close_after=10**6) as server:
+        player = await greeted(net.at(server), "flooder")
+        await player.send(type="create_table", id="t", rules={"players": 2}, bots=["random"])
+        table = (await player.expect("table", id="t"))["table"]["table"]
+        await player.send(type="join", id="j", table=table, ready=True)
+        decide = await player.expect("decide", timeout=30)
+        flood = b"".join(b'{"type":"act","id":%d,"request":%d,"action":"bid 9"}\n' % (i, decide["request"])
+                         for i in range(200))
+        await player.send_raw(flood)
+        limited = await player.expect("error", code=Code.RATE_LIMITED)
+        refused = [m["id"] for m in player.received[:player.received.index(limited)]
+                   if m.get("code") == Code.ILLEGAL_ACTION]
+        assert refused == list(range(limited["id"])) and 15 <= len(refused) <= 40, refused  # what the setup left
+        assert not limited["fatal"]
+        seat = decide["view"]["seat"]
+        await player.send(type="act", id="ok", request=decide["request"], action=decide["view"]["legal"][0])
+        event = (await player.expect("event"))["event"]  # taken at once: an act the table takes is free
+        while event["kind"] not in {"passed", "bid"} or event["seat"] != seat:
+            event = (await player.expect("event"))["event"]
+        await player.close()
+
+
 async def test_a_flood_of_blank_lines_is_a_flood() -> None:
     """Blank lines are ignored, but each counts against the rate limit: a flood of them is closed,
     and a player meanwhile is answered at once."""

@@ -197,3 +197,20 @@ async def test_readiness_changed_many_times_in_one_turn_is_told_once() -> None:
             assert heard[0]["seats"][0]["ready"] is False
         for client in (browser, host):
             await client.close()
+
+
+async def test_a_hello_without_kind_is_seated_as_a_person() -> None:
+    """``kind`` is optional in ``hello`` (spec.md sections 7-8, Appendix A): a hello without
+    it is welcomed, and its seat is a person's, as ``kind: "human"`` would make it."""
+    async with running_server() as server:
+        client = await RawClient.connect(server.port)
+        await client.send(type="hello", version="1.3", name="ann")
+        assert (await client.expect("welcome"))["player"] == "ann"
+        await client.send(type="create_table", id=1, rules={"players": 2}, bots=["random"])
+        table = (await client.expect("table", id=1))["table"]["table"]
+        await client.send(type="join", id=2, table=table)
+        await client.expect("joined", id=2)
+        await client.send(type="list_tables", id=3)
+        listed = next(t for t in (await client.expect("tables", id=3))["tables"] if t["table"] == table)
+        assert [(s["name"], s["kind"]) for s in listed["seats"]] == [("random-0", "builtin"), ("ann", "human")]
+        await client.close()

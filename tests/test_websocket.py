@@ -7,6 +7,7 @@ WebSocket in test_server_errors.py; these are what only a WebSocket, or the page
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import ssl
 import sys
@@ -81,6 +82,37 @@ async def test_a_page_of_another_origin_may_not_open_the_socket() -> None:
             client = await WsClient.connect(port, origin=allowed)
             assert (await client.hello("welcome"))["player"] == "welcome"
             await client.close()
+
+
+async def upgrade_status(port: int, host: str, origin: str) -> int:
+    """The status of a WebSocket upgrade asked for with these ``Host`` and ``Origin`` headers,
+    as a browser at a page of that origin sends it."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {SOCKET_PATH} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+        .encode()
+    )
+    status = await asyncio.wait_for(reader.readline(), 10)
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return int(status.split()[1])
+
+
+async def test_a_page_under_a_rebound_dns_name_may_not_open_the_socket() -> None:
+    """DNS rebinding: a page of evil.example whose name now points at this server says so in
+    ``Origin`` (and ``Host``); the socket is refused (403), since the server compares
+    ``Origin`` with its own hosts, not with ``Host``. Its own names are pages of its own: its
+    address, ``localhost``, its ``--name``, its mDNS name."""
+    async with running_web_server(name="clubhouse") as server:
+        port = web_port(server)
+        for host, origin in ((f"evil.example:{port}", f"http://evil.example:{port}"),
+                             (f"127.0.0.1:{port}", f"http://evil.example:{port}"),
+                             (f"clubhouse.evil.example:{port}", f"http://clubhouse.evil.example:{port}")):
+            assert await upgrade_status(port, host, origin) == 403, (host, origin)
+        for own in ("127.0.0.1", "localhost", "clubhouse", "CLUBHOUSE", advertise.mdns_host()):
+            assert await upgrade_status(port, f"{own}:{port}", f"http://{own}:{port}") == 101, own
 
 
 async def test_a_binary_frame_is_malformed_and_the_connection_stays() -> None:
@@ -205,7 +237,8 @@ def test_serve_prints_the_address_and_a_qr_code_of_it(capsys: pytest.CaptureFixt
 
 
 def test_play_web_puts_the_table_to_make_in_the_address() -> None:
-    """``setback play --bots 3 --web``: the page reads its table from the fragment."""
+    """``setback play --bots 3 --web``: the page reads its table from the fragment (never a
+    seed: ``--seed`` with ``--web`` is refused, saying why)."""
     args = build_parser().parse_args(["play", "--bots", "3", "--web", "--name", "ann & <b>", "--clock", "30"])
     options = play_options(args, rules_from(args, players_default(args)))
     assert options.plan is not None
@@ -218,6 +251,9 @@ def test_play_web_puts_the_table_to_make_in_the_address() -> None:
     for elsewhere in (["play", "127.0.0.1:7411", "--web"], ["play", "--web"]):
         with pytest.raises(ValueError, match="--web plays a game on this computer"):
             play_options(build_parser().parse_args(elsewhere), rules_from(args, 4))
+    seeded = build_parser().parse_args(["play", "--bots", "1", "--web", "--seed", "42"])
+    with pytest.raises(ValueError, match="--seed is not for --web: a link to the browser table may choose the rules"):
+        play_options(seeded, rules_from(seeded, players_default(seeded)))
 
 
 async def raw_http(port: int, request: bytes) -> bytes:

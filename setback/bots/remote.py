@@ -76,14 +76,18 @@ async def play_remote(
     ``decision_seconds`` caps the bot's own time per decision (the table's clock caps it anyway);
     ``deciding``, when given, gets the bot's decision times, timeouts and errors. ``tokens``,
     when given, keeps the seat's token, so that the bot, restarted, sits down again where
-    it was while the server holds its seat (and says so in the log, ``back_in_saved_seat``)
-    unless ``seating`` creates a table: that makes a new one, always. While its table waits
-    for players, the log says which table and what it waits for (``waiting_for_players``).
+    it was while the server holds its seat (and says so in the log, ``back_in_saved_seat``):
+    a seat kept at ``seating``'s table (and seat, when it names one), so that two bots of one
+    name each come back to their own; unless ``seating`` creates a table: that makes a new
+    one, always. While its table waits for players, the log says which table and what it
+    waits for (``waiting_for_players``).
     ``replaced``, when given, gets each request the SDK answered with the fallback, and what
     the bot did instead (``setback check-bot``).
     """
     where = str(link.address)
-    kept = tokens.token(where, link.name) if tokens is not None and seating.create is None else None
+    kept = None
+    if tokens is not None and seating.create is None:
+        kept = tokens.token(where, link.name, seating.table, seating.seat)
     link.token = kept
     welcome = await link.connect()
     resumed = kept is not None and welcome.token == kept  # a token the server took back puts us in our seat
@@ -127,13 +131,13 @@ async def play_remote(
                     if agent is None:
                         agent = BotSeat(bot, seat, Limits(decision_seconds))
                     if tokens is not None:
-                        tokens.keep(where, link.name, token)
+                        tokens.keep(where, link.name, token, table_id, seat)
                 case Error(id="join", code=code, message=text):
                     raise SeatRefusedError(f"{code}: {text}")
                 case Error(code="bad_token") if kept is not None and link.seat is None:
                     log.info("kept_token_expired", server=where)  # the server no longer held that seat
                     if tokens is not None:
-                        tokens.forget(where, link.name)
+                        tokens.forget(where, kept)
                 case Error(code="bad_token", message=text) if link.seat is not None:
                     raise SeatRefusedError(f"bad_token: {text} (the seat is no longer this bot's)")
                 case EventMessage(event=TimedOutEvent(seat=seat, action=played_for_us, timeouts=row)) if (
@@ -197,8 +201,8 @@ async def play_remote(
                     pass
         if games is not None and played == games:
             await _leave(link)
-            if tokens is not None:
-                tokens.forget(where, link.name)
+            if tokens is not None and link.token is not None:
+                tokens.forget(where, link.token)
     finally:
         if agent is not None:
             agent.close()

@@ -41,9 +41,10 @@ TABLE_NAME_CELLS = 16
 
 
 def status_line(state: ClientState) -> FirstFit:
-    """The top bar: the table, the game and hand, the rules, the connection. On a narrow screen
-    the rules shorten, the table's name is cut, then the rules go (the keys screen, ``?``, tells
-    them); the hand number and the connection stay."""
+    """The top bar: the table, the game and hand, the rules, whether it is seeded (its creator
+    chose the seed, so can know every deal), the connection. On a narrow screen the rules
+    shorten, the table's name is cut, then the rules go (the keys screen, ``?``, tells them);
+    the hand number, the seeded mark and the connection stay."""
     if state.table is None:
         text = Text(f"{state.server or 'Setback'}", style=MINE)
         if state.address:
@@ -59,11 +60,11 @@ def status_line(state: ClientState) -> FirstFit:
     if game is not None and game.hand_number:
         facts.append(f"hand {game.hand_number}")
     rules = game.rules if game is not None else None
-    watching = ["watching"] if state.spectating else []
+    marks = [*(["seeded"] if info is not None and info.seeded else []), *(["watching"] if state.spectating else [])]
 
     def bar(title: str, rules_words: str | None) -> Text:
         text = Text(title, style=MINE)
-        for fact in [*facts, *([rules_words] if rules_words else []), *watching]:
+        for fact in [*facts, *([rules_words] if rules_words else []), *marks]:
             text.append(f" · {fact}")
         text.append_text(link_tag(state))
         return text

@@ -50,6 +50,9 @@ class Session:
         self.reconnect_attempts = reconnect_attempts
         self.tokens = tokens
         """Where the seat's token is kept for the next run of the client (None: nowhere)."""
+        self.offered = link.token
+        """The token the last hello offered to take a seat back with: the one to forget when
+        the server says it holds no seat."""
         self.closing = False
 
     async def run(self) -> None:
@@ -58,6 +61,7 @@ class Session:
         state.address = str(self.link.address)
         state.connection(Link.CONNECTING)
         self.changed()
+        self.offered = self.link.token
         try:
             welcome = await self.link.connect()
         except RefusedError as exc:
@@ -96,6 +100,7 @@ class Session:
         self.state.connection(Link.RECONNECTING, str(closed), stopped=stopped)
         self.changed()
         attempts = self.reconnect_attempts
+        self.offered = self.link.token
         if stopped:
             reconnecting = self.link.reconnect(attempts, STOPPED_FIRST_WAIT, STOPPED_LONGEST_WAIT, self._waiting)
         else:
@@ -117,12 +122,12 @@ class Session:
         assert self.tokens is not None
         server, name = str(self.link.address), self.link.name
         match message:
-            case Joined(token=token):
-                self.tokens.keep(server, name, token)
-            case Left():
-                self.tokens.forget(server, name)
-            case Error(code="bad_token") if self.state.table is None:  # not "taken by your other connection"
-                self.tokens.forget(server, name)
+            case Joined(table=table, seat=seat, token=token):
+                self.tokens.keep(server, name, token, table, seat)
+            case Left() if self.link.token is not None:
+                self.tokens.forget(server, self.link.token)
+            case Error(code="bad_token") if self.state.table is None and self.offered is not None:
+                self.tokens.forget(server, self.offered)  # not "taken by your other connection"
 
     def _waiting(self, seconds: float) -> None:
         self.state.retrying(time.monotonic() + seconds)

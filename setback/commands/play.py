@@ -67,7 +67,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"seconds the --bots table's bots wait before each move, so you see every card land (default: the "
         f"server's, {DEFAULT_BOT_PACE:g}; 0: no wait)",
     )
-    parser.add_argument("--seed", type=int, help="deal the --bots game from this seed (a seeded table)")
+    parser.add_argument(
+        "--seed", type=int,
+        help="deal the --bots game from this seed (a seeded table; not with --web: the browser table's link chooses "
+        "no seed, its New table dialog takes one)",
+    )
     parser.add_argument("--table-name", help="the name of the table --bots creates")
     parser.add_argument("--ascii", action="store_true", help="suit letters (10H) instead of symbols (10♥)")
     parser.add_argument("--no-color", action="store_true", help="no colours (as with NO_COLOR=1)")
@@ -109,6 +113,11 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
         raise ValueError("--db is for the embedded server: use it with --bots and no HOST")
     if args.web and (address is not None or not args.bots):
         raise ValueError("--web plays a game on this computer: use it with --bots and no HOST")
+    if args.web and args.seed is not None:
+        raise ValueError(
+            "--seed is not for --web: a link to the browser table may choose the rules, never the seed (whoever "
+            "had the link would know the deals); the page's New table dialog takes a seed"
+        )
     tls = tls_context(args.tls_ca, verify=not args.insecure) if args.tls or args.tls_ca else None
     if tls is not None and address is None:
         raise ValueError("--tls is for a server that speaks it: name the HOST")
@@ -141,12 +150,12 @@ async def play(options: PlayOptions, embedded: bool, db: str | None = None) -> N
 
 def quick_game_url(page: str, name: str, plan: QuickGame) -> str:
     """The address of the browser table that creates ``plan``'s table for ``name`` on arrival
-    (the page reads the fragment, which never reaches the server, and then forgets it)."""
+    (the page reads the fragment, which never reaches the server, and then forgets it). A
+    link never carries a seed: the page would not take it (whoever wrote one would know the
+    deals of the table a guest makes with it)."""
     wanted = {"name": name, "bots": str(plan.bots), "rules": json.dumps(msgspec.to_builtins(plan.rules))}
     if plan.clock.decision_seconds is not None:
         wanted["clock"] = f"{plan.clock.decision_seconds:g}"
-    if plan.seed is not None:
-        wanted["seed"] = str(plan.seed)
     if plan.name:
         wanted["table"] = plan.name
     return f"{page}#{urllib.parse.urlencode(wanted, quote_via=urllib.parse.quote)}"

@@ -16,6 +16,7 @@ there as here.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 from collections import deque
@@ -32,6 +33,10 @@ EXTRA = "pip install 'setback[cluster]'"
 
 WORKING_DIR_EXCLUDES = [".git", ".venv", "venv", "__pycache__", "*.jsonl"]
 """What of the current folder is not sent to the workers (besides what ``.gitignore`` names)."""
+
+AUTH_MODE = "RAY_AUTH_MODE"
+TOKEN_PLACES = "~/.ray/auth_token, RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH"
+"""Ray's token authentication: the variable that turns it on, and where Ray looks for the token."""
 
 AHEAD_PER_CPU = 2
 """Games submitted ahead of the one awaited, per CPU of the cluster: every worker has its next game."""
@@ -68,15 +73,31 @@ def start_ray(address: str | None, cpus: int | None = None, specs: Sequence[str]
     env = runtime_env(specs)
     if ray.is_initialized():
         return lambda: None
-    ray.init(
-        address=address,
-        num_cpus=cpus if address is None else None,
-        runtime_env=env,
-        include_dashboard=False,
-        configure_logging=False,
-        log_to_driver=True,
-    )
+    try:
+        ray.init(
+            address=address,
+            num_cpus=cpus if address is None else None,
+            runtime_env=env,
+            include_dashboard=False,
+            configure_logging=False,
+            log_to_driver=True,
+        )
+    except (ConnectionError, ray.exceptions.AuthenticationError) as exc:
+        if address is None:
+            raise
+        raise ConnectionError(f"{exc}: {_connecting_hint()}") from None
     return ray.shutdown  # type: ignore[no-any-return]
+
+
+def _connecting_hint() -> str:
+    """What to set or check when a cluster did not take this process's connection. A cluster
+    started as docs/bots.md starts it, with ``RAY_AUTH_MODE=token``, takes none that does not
+    say so, and Ray then only says it failed to connect."""
+    if os.environ.get(AUTH_MODE, "").lower() != "token":
+        return (f"a cluster started with {AUTH_MODE}=token takes only connections that say so: set "
+                f"{AUTH_MODE}=token here too, with the cluster's token in {TOKEN_PLACES}")
+    return (f"check the address, that Ray's ports are open between the machines, and that the token in "
+            f"{TOKEN_PLACES} is the cluster's")
 
 
 def runtime_env(specs: Sequence[str], folder: Path | None = None) -> dict[str, Any] | None:

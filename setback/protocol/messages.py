@@ -82,6 +82,7 @@ class Hello(ClientBase, tag="hello", kw_only=True):
     """``MAJOR.MINOR`` (or ``MAJOR``)."""
     name: str
     kind: Literal["human", "bot"] = "human"
+    """A person or a program; a hello without it is a person's (every version alike)."""
     token: str | None = None
     password: str | None = None
     events: bool = True

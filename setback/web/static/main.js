@@ -25,7 +25,9 @@ const TAB = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
 let claimed = null; // the kept seat this tab is taking, before the server has given it
 
 /** A table to make on arrival, from the address's fragment (`setback play --bots 3 --web`),
- * or one to sit at (a private table's link: `#table=t3&invite=CODE`). */
+ * or one to sit at (a private table's link: `#table=t3&invite=CODE`). A link may choose the
+ * rules, the clock and the table's name, never the seed: whoever wrote a seeded link would
+ * know every deal of the guest's table (the dialog's Seed field is the guest's own choice). */
 function quickPlan(fragment) {
   const [table, invite] = [fragment.get("table"), fragment.get("invite")];
   if (table && invite && !fragment.get("bots")) return { join: { table, invite } };
@@ -39,12 +41,7 @@ function quickPlan(fragment) {
   }
   rules = { players: bots + 1, ...rules };
   const seconds = Number(fragment.get("clock"));
-  const seed = fragment.get("seed");
-  return {
-    bots, rules, name: fragment.get("table") || undefined,
-    clock: { decision_seconds: seconds > 0 ? seconds : null },
-    seed: seed !== null && /^[0-9]+$/.test(seed) ? Number(seed) : undefined,
-  };
+  return { bots, rules, name: fragment.get("table") || undefined, clock: { decision_seconds: seconds > 0 ? seconds : null } };
 }
 
 const fragment = new URLSearchParams(location.hash.slice(1));

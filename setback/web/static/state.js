@@ -156,7 +156,7 @@ function welcomed(state, welcome) {
   } else if (plan) {
     const bots = Array(plan.bots).fill(preferredBot(state));
     answer.push({
-      type: "create_table", name: plan.name, rules: plan.rules, clock: plan.clock, seed: plan.seed, bots,
+      type: "create_table", name: plan.name, rules: plan.rules, clock: plan.clock, bots,
       spectate: bots.length >= plan.rules.players,
     });
   }
@@ -169,7 +169,7 @@ function tableUpdate(state, info, request) {
   if (info.invite) state.invites.set(info.table, info.invite);
   if (info.table === state.table && before) for (const line of seatChanges(before, info, state.seat)) say(state, "info", line);
   if (request && request.type === "create_table" && state.table === null) {
-    say(state, "info", `Table ${info.name} created: ${rulesText(info.rules)}${info.rated ? "; rated" : ""}.`);
+    say(state, "info", `Table ${info.name} created: ${rulesText(info.rules)}${info.rated ? "; rated" : ""}${info.seeded ? "; seeded" : ""}.`);
     if (info.invite) say(state, "info", `It is private: its invite code is ${info.invite}.`);
     if (request.spectate) {
       say(state, "info", "Bots hold every seat: you watch.");

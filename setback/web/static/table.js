@@ -182,6 +182,11 @@ function inviteNote(state, info, actions) {
     field, el("button", { type: "button", on: { click: copy } }, "Copy the link"));
 }
 
+/** At a table whose creator chose the seed, a mark saying so: whoever chose it can know every deal. */
+function seededMark(info) {
+  return info && info.seeded ? el("span", { class: "fact seeded" }, "Seeded: its creator can know the deals") : null;
+}
+
 function facts(game, seatNames) {
   const parts = [];
   if (game.trump) parts.push(el("span", { class: "fact trump" }, "Trump ", suitIcon(game.trump), el("b", {}, SUITS[game.trump].name)));
@@ -311,7 +316,8 @@ export function drawTable(state, actions, ui, now) {
   byId("show-last").disabled = !(game && game.lastTrick);
   if (!game) {
     const seats = info ? info.seats : [];
-    fill(byId("facts"), el("span", { class: "fact" }, info && info.status === "waiting" ? "Waiting for players" : "Waiting for the game"));
+    fill(byId("facts"), el("span", { class: "fact" }, info && info.status === "waiting" ? "Waiting for players" : "Waiting for the game"),
+      seededMark(info));
     fill(byId("scoreline"));
     fill(byId("felt"), el("div", { class: "felt-note" },
       el("p", {}, `${seats.filter((s) => s.kind !== "empty").length} of ${seats.length} seats taken.`),
@@ -323,7 +329,7 @@ export function drawTable(state, actions, ui, now) {
     fill(byId("last-body"), el("p", { class: "muted" }, "No trick has been played yet."));
     return;
   }
-  fill(byId("facts"), facts(game, seatNames));
+  fill(byId("facts"), facts(game, seatNames), seededMark(info));
   fill(byId("scoreline"), scoreline(game, seatNames));
   const seats = [...Array(game.rules.players).keys()].map((s) => seatBox(state, game, info, s, seatNames, now));
   const centre = [];
