@@ -54,6 +54,12 @@ class RecordingTransport:
     def get_write_buffer_size(self) -> int:
         return 0
 
+    def pause_reading(self) -> None:
+        """(A socket stops reading; the input is handed over whole anyway.)"""
+
+    def resume_reading(self) -> None:
+        """(A socket reads again.)"""
+
     def is_closing(self) -> bool:
         return self.closed
 

@@ -32,10 +32,13 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import socket
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from websockets.frames import Frame, Opcode
@@ -136,12 +139,27 @@ class Peers:
 
     def __init__(self) -> None:
         self.writers: list[asyncio.StreamWriter] = []
+        self.attackers: list[asyncio.StreamWriter] = []
+        """The connections that attack (not the reading makers of tables)."""
         self.tasks: list[asyncio.Task[None]] = []
 
     def keep(self, writer: asyncio.StreamWriter, reading: bool = False) -> None:
         if not reading:
             writer.transport.pause_reading()  # type: ignore[attr-defined]
+            self.attackers.append(writer)
         self.writers.append(writer)
+
+    def still_connected(self) -> int | None:
+        """How many attackers the server has not closed or dropped: their TCP connection still
+        established (None where the platform does not say)."""
+        if not hasattr(socket, "TCP_INFO"):
+            return None
+        count = 0
+        for writer in self.attackers:
+            sock = writer.get_extra_info("socket")
+            with contextlib.suppress(OSError):
+                count += sock is not None and sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == 1
+        return count
 
     def run(self, work: Awaitable[None]) -> None:
         self.tasks.append(asyncio.ensure_future(_quietly(work)))
@@ -265,10 +283,40 @@ ATTACKS: dict[str, tuple[int, Attack]] = {
 """Each attack: its peers, and how they attack (given the WebSocket's port and the TCP one)."""
 
 
+DROPS = ("slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full")
+"""The server's log lines that say it dropped (or refused) a peer for what it made it hold;
+besides them, its ``closed`` lines are counted by their code (``closed rate_limited``: a flood)."""
+
+
+async def _lag(worst: list[float]) -> None:
+    """How late this process's own loop wakes (its worst, into ``worst[0]``): the part of a
+    round trip that is the harness's, not the server's."""
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(0.01)
+        worst[0] = max(worst[0], time.perf_counter() - began - 0.01)
+
+
+def _drops(log: Path) -> dict[str, int]:
+    """The server's log lines in :data:`DROPS`, and its ``closed`` ones, counted by event (and code)."""
+    counts = dict.fromkeys(DROPS, 0)
+    with contextlib.suppress(OSError), log.open() as lines:
+        for line in lines:
+            with contextlib.suppress(ValueError, AttributeError):
+                entry = json.loads(line)
+                event = entry.get("event")
+                if event == "closed":
+                    event = f"closed {entry.get('code')}"
+                    counts.setdefault(event, 0)
+                if event in counts:
+                    counts[event] += 1
+    return counts
+
+
 async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str, Any]:
     ws_port, tcp_port = server.ports
     count, attack = ATTACKS[name]
-    probe, stop, peak = Probe(), asyncio.Event(), [0]
+    probe, stop, peak, lag = Probe(), asyncio.Event(), [0], [0.0]
     async with playing("setback", tcp_port, BUSY_TABLES, Tally(rtts=None)):
         player = asyncio.ensure_future(_ping_player(tcp_port, probe, stop))
         await asyncio.sleep(1.0)
@@ -281,7 +329,7 @@ async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str,
                 peak[0] = max(peak[0], server.rss_kb())
                 await asyncio.sleep(0.1)
 
-        sampler = asyncio.ensure_future(sample())
+        sampler, lagging = asyncio.ensure_future(sample()), asyncio.ensure_future(_lag(lag))
         began = time.perf_counter()
         try:
             await asyncio.wait_for(_quietly(attack(ws_port, tcp_port, peers)), seconds)
@@ -290,21 +338,27 @@ async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str,
             pass
         ended = time.perf_counter()
         sampler.cancel()
+        lagging.cancel()
         stop.set()
         figures = probe.figures(ended)
+        connected = peers.still_connected()
         player.cancel()
-        await asyncio.gather(player, sampler, return_exceptions=True)
+        await asyncio.gather(player, sampler, lagging, return_exceptions=True)
         await peers.close()
     return {
         "attack": name, "peers": count, "seconds": round(ended - began, 1),
         "rss_before_mb": round(before / 1024, 1), "rss_peak_mb": round(peak[0] / 1024, 1),
         "rss_growth_mb": round((peak[0] - before) / 1024, 1), **figures,
+        "harness_lag_max_ms": round(1000 * lag[0], 1),
+        "peers_connected": len(peers.attackers), "peers_still_connected": connected,
     }
 
 
 def measure(name: str, seconds: float) -> dict[str, Any]:
-    """One attack against a fresh server: its figures."""
-    server = ServerProcess("shipped")
+    """One attack against a fresh server: its figures, and the server's log lines that say
+    it dropped or refused a peer (``dropped``)."""
+    folder = Path(tempfile.mkdtemp(prefix="setback-hostile-"))
+    server = ServerProcess("shipped", log=folder / "server.log")
     try:
         result: dict[str, Any] = {}
 
@@ -312,9 +366,11 @@ def measure(name: str, seconds: float) -> dict[str, Any]:
             result.update(await _attack(name, server, seconds))
 
         _run(go())
-        return result
     finally:
         server.stop()
+    result["dropped"] = _drops(folder / "server.log")
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
 
 
 def attack_names(text: str) -> list[str]:
@@ -346,11 +402,16 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"server hot path: {result['build']}")
     print(f"{'attack':>15} {'peers':>6} {'RSS before':>11} {'peak':>9} {'growth':>9} "
-          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6}")
+          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/open':>10}  dropped")
     for row in rows:
+        dropped = ", ".join(f"{n} {event}" for event, n in row["dropped"].items() if n) or "none"
         print(f"{row['attack']:>15} {row['peers']:>6} {row['rss_before_mb']:>9}MB {row['rss_peak_mb']:>7}MB "
               f"{row['rss_growth_mb']:>+7}MB {_ms(row['player_rtt_p50_ms']):>11} "
-              f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6}")
+              f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6} "
+              f"{_ms(row['harness_lag_max_ms']):>9} {row['peers_connected']:>5}/{row['peers_still_connected']!s:<4}  "
+              f"{dropped}")
+    print("own lag: the harness's own worst wake-up delay (part of every round trip it times); in/open: the "
+          "attackers that connected, and those still connected at the end")
 
 
 def _ms(value: float | None) -> str:
