@@ -15,6 +15,7 @@ whose empty corpus folder is first given the seeds.
 from __future__ import annotations
 
 import functools
+import importlib
 import random
 import time
 import traceback
@@ -223,6 +224,8 @@ def run(target: Callable[[bytes], None], seeds: Sequence[bytes], argv: list[str]
     if folders and folders[0].is_dir() and not any(folders[0].iterdir()):
         for i, data in enumerate(seeds):
             (folders[0] / f"seed-{i}").write_bytes(data)
+    for module in (*compiled.MODULES, "setback.web.transport"):  # all of the hot path, before it is instrumented
+        importlib.import_module(module)
     atheris.instrument_all()  # coverage of every Python module loaded: ours, and websockets' parser
     atheris.Setup(argv, target)
     atheris.Fuzz()
