@@ -102,5 +102,24 @@ STATUS: Final = status()
 
 def guard() -> None:
     """Unless the compiled modules match their sources, import every one of them as Python."""
-    if STATUS != "compiled" and not any(isinstance(finder, _FromSource) for finder in sys.meta_path):
+    if STATUS != "compiled":
+        from_source()
+
+
+def from_source() -> None:
+    """Import every one of :data:`MODULES` from its ``.py`` file from now on, compiled or not:
+    for tools that must run the Python itself (the fuzz targets: atheris sees only Python's
+    bytecode). Call it first: once any of them is imported it does nothing (compiled modules
+    call each other directly, so they are never mixed with Python ones)."""
+    if any(name in sys.modules for name in MODULES):
+        return
+    if not any(isinstance(finder, _FromSource) for finder in sys.meta_path):
         sys.meta_path.insert(0, _FromSource())
+
+
+def loaded_compiled() -> list[str]:
+    """Which of :data:`MODULES` this process has imported as compiled extensions."""
+    return [
+        name for name in MODULES
+        if (module := sys.modules.get(name)) is not None and not str(getattr(module, "__file__", "")).endswith(".py")
+    ]

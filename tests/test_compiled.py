@@ -95,3 +95,19 @@ def test_an_edited_source_runs_as_python_with_every_other_compiled_module(tmp_pa
     assert stale_status == ("stale" if status == "compiled" else "not compiled")
     assert all(f.endswith(".py") and f.startswith(str(root)) for f in stale_files), stale_files
     assert stale_winner == winner  # the same game, played by the Python modules
+
+
+def test_from_source_runs_the_hot_path_as_python_compiled_or_not() -> None:
+    """What the fuzz targets call first: every module of the hot path from its ``.py``, the
+    status unchanged; called once one of them is imported, it leaves them as they are."""
+    script = (
+        "import setback.compiled as c; c.from_source(); import setback.server.app, setback.web.transport\n"
+        "print(c.STATUS, c.loaded_compiled(), [m for m in c.MODULES if m not in __import__('sys').modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [*EXPECTED.split(), "[]", "[]"]
+    late = "import setback.server.app, setback.compiled as c; c.from_source(); import setback.web.transport\n" \
+           "print(c.loaded_compiled() == [m for m in c.MODULES if c.STATUS == 'compiled'])"
+    done = subprocess.run([sys.executable, "-c", late], capture_output=True, text=True, check=False, timeout=120)
+    assert done.stdout.split() == ["True"], done.stderr

@@ -215,16 +215,3 @@ def test_fuzzing_a_live_server_disturbs_nothing() -> None:
     while not alone.is_over:
         alone.apply(alone.legal_actions()[0])
     assert [str(a) for a in alone.actions] == arena.actions
-
-
-def test_the_atheris_harness_runs_on_random_inputs() -> None:
-    """fuzz/server_input.py's target, on seeded random inputs (atheris runs it for hours)."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "fuzz" / "server_input.py"
-    spec = importlib.util.spec_from_file_location("server_input", path)
-    assert spec is not None and spec.loader is not None
-    harness = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(harness)
-    harness.random_inputs(int(os.environ.get("SETBACK_FUZZ_EXAMPLES", "150")), seed=3)

@@ -32,10 +32,13 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import socket
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from websockets.frames import Frame, Opcode
@@ -117,6 +120,9 @@ def _text(data: bytes, opcode: Opcode = Opcode.TEXT, fin: bool = True) -> bytes:
     return Frame(opcode, data, fin).serialize(mask=True)
 
 
+POKE = Frame(Opcode.PONG, b"").serialize(mask=True)
+"""What a WebSocket attacker sends at the census: a pong, which no server answers."""
+
 UPGRADE = (
     b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -136,12 +142,44 @@ class Peers:
 
     def __init__(self) -> None:
         self.writers: list[asyncio.StreamWriter] = []
+        self.attackers: dict[asyncio.StreamWriter, bytes] = {}
+        """The connections that attack (not the reading makers of tables), each with what it
+        may send at the end without changing what it is (:meth:`census`)."""
         self.tasks: list[asyncio.Task[None]] = []
 
-    def keep(self, writer: asyncio.StreamWriter, reading: bool = False) -> None:
+    def keep(self, writer: asyncio.StreamWriter, reading: bool = False, poke: bytes = b"\n") -> None:
+        """Keep ``writer`` open until the attack ends; unless ``reading``, it attacks: its
+        reading is paused, and ``poke`` is what it sends at the census (by default a blank line)."""
         if not reading:
             writer.transport.pause_reading()  # type: ignore[attr-defined]
+            self.attackers[writer] = poke
         self.writers.append(writer)
+
+    async def census(self, log: Path) -> dict[str, int] | None:
+        """The attackers the server still holds (``still_connected``), those it dropped or closed
+        saying so in its log (``dropped_with_a_line``, found by their port) and those it cut
+        without a line (``cut_silently``: it should be none); None where the platform cannot
+        tell (no ``TCP_INFO``). Each attacker first sends its poke: a peer cut by a reset it
+        could not take in (its receive window shut) learns of the cut only when it sends."""
+        if not hasattr(socket, "TCP_INFO"):
+            return None
+        for writer, poke in self.attackers.items():
+            with contextlib.suppress(OSError, RuntimeError):
+                writer.write(poke)
+        await asyncio.sleep(0.5)
+        named = _logged_ports(log)
+        counts = {"still_connected": 0, "dropped_with_a_line": 0, "cut_silently": 0}
+        for writer in self.attackers:
+            sock, port = writer.get_extra_info("socket"), writer.get_extra_info("sockname")[1]
+            try:
+                established = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_ESTABLISHED
+            except OSError:
+                established = False
+            if port in named:
+                counts["dropped_with_a_line"] += 1
+            else:
+                counts["still_connected" if established else "cut_silently"] += 1
+        return counts
 
     def run(self, work: Awaitable[None]) -> None:
         self.tasks.append(asyncio.ensure_future(_quietly(work)))
@@ -186,10 +224,11 @@ async def _hoard(count: int, ws_port: int, tcp_port: int, peers: Peers) -> None:
         if i % 2:
             _, writer = await _ws(ws_port)
             writer.write(_text(hello) + _text(asks))
+            peers.keep(writer, poke=POKE)
         else:
             _, writer = await _raw(tcp_port)
             writer.write(hello + b"\n" + asks + b"\n")
-        peers.keep(writer)
+            peers.keep(writer)
 
     for start in range(0, count, 50):
         await asyncio.gather(*(_quietly(one(i)) for i in range(start, min(count, start + 50))))
@@ -208,7 +247,7 @@ async def _ping_flood(ws_port: int, peers: Peers) -> None:
     async def flood(i: int) -> None:
         _, writer = await _ws(ws_port)
         writer.write(_text(HELLO % i))
-        peers.keep(writer)
+        peers.keep(writer, poke=POKE)
         said = time.monotonic()
         while True:
             writer.write(pings)
@@ -228,7 +267,7 @@ async def _fragment_hoard(ws_port: int, peers: Peers) -> None:
     async def hoard(i: int) -> None:
         _, writer = await _ws(ws_port)
         writer.write(_text(HELLO % i))
-        peers.keep(writer)
+        peers.keep(writer, poke=POKE)
         for start in range(0, len(fragments), 65536):
             writer.write(fragments[start:start + 65536])
             await writer.drain()
@@ -244,7 +283,7 @@ async def _header_hoard(ws_port: int, peers: Peers) -> None:
 
     async def hoard() -> None:
         _, writer = await _raw(ws_port)
-        peers.keep(writer)
+        peers.keep(writer, poke=b"X-Poke: 1\r\n")
         for start in range(0, len(request), 65536):
             writer.write(request[start:start + 65536])
             await writer.drain()
@@ -265,10 +304,55 @@ ATTACKS: dict[str, tuple[int, Attack]] = {
 """Each attack: its peers, and how they attack (given the WebSocket's port and the TCP one)."""
 
 
-async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str, Any]:
+TCP_ESTABLISHED = 1
+"""``tcpi_state`` of a connection neither side has closed (Linux's ``TCP_INFO``)."""
+DROPS = ("slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full")
+"""The server's log lines that say it dropped (or refused) a peer for what it made it hold;
+besides them, its ``closed`` lines are counted by their code (``closed rate_limited``: a flood)."""
+
+
+async def _lag(worst: list[float]) -> None:
+    """How late this process's own loop wakes (its worst, into ``worst[0]``): the part of a
+    round trip that is the harness's, not the server's."""
+    while True:
+        began = time.perf_counter()
+        await asyncio.sleep(0.01)
+        worst[0] = max(worst[0], time.perf_counter() - began - 0.01)
+
+
+def _logged_ports(log: Path) -> set[int]:
+    """The peers' ports the server's log lines in :data:`DROPS` (and its ``closed`` lines) name."""
+    ports = set()
+    with contextlib.suppress(OSError), log.open() as lines:
+        for line in lines:
+            with contextlib.suppress(ValueError, AttributeError, TypeError, IndexError):
+                entry = json.loads(line)
+                if entry.get("event") in DROPS or entry.get("event") == "closed":
+                    peer = entry["peer"]  # "host:port", or [host, port] before an upgrade
+                    ports.add(int(peer.rpartition(":")[2] if isinstance(peer, str) else peer[1]))
+    return ports
+
+
+def _drops(log: Path) -> dict[str, int]:
+    """The server's log lines in :data:`DROPS`, and its ``closed`` ones, counted by event (and code)."""
+    counts = dict.fromkeys(DROPS, 0)
+    with contextlib.suppress(OSError), log.open() as lines:
+        for line in lines:
+            with contextlib.suppress(ValueError, AttributeError):
+                entry = json.loads(line)
+                event = entry.get("event")
+                if event == "closed":
+                    event = f"closed {entry.get('code')}"
+                    counts.setdefault(event, 0)
+                if event in counts:
+                    counts[event] += 1
+    return counts
+
+
+async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -> dict[str, Any]:
     ws_port, tcp_port = server.ports
     count, attack = ATTACKS[name]
-    probe, stop, peak = Probe(), asyncio.Event(), [0]
+    probe, stop, peak, lag = Probe(), asyncio.Event(), [0], [0.0]
     async with playing("setback", tcp_port, BUSY_TABLES, Tally(rtts=None)):
         player = asyncio.ensure_future(_ping_player(tcp_port, probe, stop))
         await asyncio.sleep(1.0)
@@ -281,7 +365,7 @@ async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str,
                 peak[0] = max(peak[0], server.rss_kb())
                 await asyncio.sleep(0.1)
 
-        sampler = asyncio.ensure_future(sample())
+        sampler, lagging = asyncio.ensure_future(sample()), asyncio.ensure_future(_lag(lag))
         began = time.perf_counter()
         try:
             await asyncio.wait_for(_quietly(attack(ws_port, tcp_port, peers)), seconds)
@@ -290,31 +374,40 @@ async def _attack(name: str, server: ServerProcess, seconds: float) -> dict[str,
             pass
         ended = time.perf_counter()
         sampler.cancel()
+        lagging.cancel()
         stop.set()
         figures = probe.figures(ended)
         player.cancel()
-        await asyncio.gather(player, sampler, return_exceptions=True)
+        await asyncio.gather(player, sampler, lagging, return_exceptions=True)
+        census = await peers.census(log)
         await peers.close()
     return {
         "attack": name, "peers": count, "seconds": round(ended - began, 1),
         "rss_before_mb": round(before / 1024, 1), "rss_peak_mb": round(peak[0] / 1024, 1),
         "rss_growth_mb": round((peak[0] - before) / 1024, 1), **figures,
+        "harness_lag_max_ms": round(1000 * lag[0], 1),
+        "peers_connected": len(peers.attackers), "census": census,
     }
 
 
 def measure(name: str, seconds: float) -> dict[str, Any]:
-    """One attack against a fresh server: its figures."""
-    server = ServerProcess("shipped")
+    """One attack against a fresh server: its figures, and the server's log lines that say
+    it dropped or refused a peer (``dropped``)."""
+    folder = Path(tempfile.mkdtemp(prefix="setback-hostile-"))
+    log = folder / "server.log"
+    server = ServerProcess("shipped", log=log)
     try:
         result: dict[str, Any] = {}
 
         async def go() -> None:
-            result.update(await _attack(name, server, seconds))
+            result.update(await _attack(name, server, log, seconds))
 
         _run(go())
-        return result
     finally:
         server.stop()
+    result["dropped"] = _drops(log)
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
 
 
 def attack_names(text: str) -> list[str]:
@@ -346,11 +439,17 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"server hot path: {result['build']}")
     print(f"{'attack':>15} {'peers':>6} {'RSS before':>11} {'peak':>9} {'growth':>9} "
-          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6}")
+          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/held/cut':>12}  dropped")
     for row in rows:
+        dropped = ", ".join(f"{n} {event}" for event, n in row["dropped"].items() if n) or "none"
+        census = row["census"] or {}
+        held = f"{row['peers_connected']}/{census.get('still_connected', '?')}/{census.get('cut_silently', '?')}"
         print(f"{row['attack']:>15} {row['peers']:>6} {row['rss_before_mb']:>9}MB {row['rss_peak_mb']:>7}MB "
               f"{row['rss_growth_mb']:>+7}MB {_ms(row['player_rtt_p50_ms']):>11} "
-              f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6}")
+              f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6} "
+              f"{_ms(row['harness_lag_max_ms']):>9} {held:>12}  {dropped}")
+    print("own lag: the harness's own worst wake-up delay (part of every round trip it times); in/held/cut: the "
+          "attackers that connected, those the server still held at the end, those it cut without a log line")
 
 
 def _ms(value: float | None) -> str:

@@ -99,7 +99,8 @@ def _serve(kind: str, folder: str | None) -> None:
     from setback.server.files import fit_open_files
     from setback.web import WebListener
 
-    logs.configure(level=logging.WARNING)
+    # as JSON lines, for ServerProcess's log; the hostile benchmark's server logs what `serve` does
+    logs.configure(json=True, level=logging.INFO if kind == "shipped" else logging.WARNING)
 
     async def main() -> None:
         if kind != "echo":  # as shipped: every decision recorded in a SQLite file before it is answered
@@ -152,14 +153,17 @@ def rss_kb(pid: int) -> int:
 
 
 class ServerProcess:
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, log: Path | None = None) -> None:
+        """Start the server ``kind`` (one of :data:`SERVERS`); its warnings go to ``log`` as
+        JSON lines, if given."""
         self.folder = tempfile.mkdtemp(prefix="setback-bench-") if kind != "echo" else None
         """The server's records file lives here, and goes with it (a run writes hundreds of MB)."""
         argv = [sys.executable, "-m", "setback.benchmarks.server", "--serve", kind]
-        self.process = subprocess.Popen(
-            argv + (["--folder", self.folder] if self.folder else []),
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
+        with open(log or os.devnull, "wb") as errors:
+            self.process = subprocess.Popen(
+                argv + (["--folder", self.folder] if self.folder else []),
+                stdout=subprocess.PIPE, stderr=errors, text=True,
+            )
         assert self.process.stdout is not None
         try:
             self.ports = [int(port) for port in self.process.stdout.readline().split()]

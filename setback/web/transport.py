@@ -8,7 +8,8 @@ they are the same as over TCP (spec.md, "WebSocket transport").
 The HTTP request, the upgrade, the framing and the closing handshake are the ``websockets``
 package's Sans-I/O protocol (h11's lesson: a state machine that turns bytes into events and
 events into bytes); :class:`WebPeer` only moves bytes between it and the socket, so a frame
-is read and answered in the same turn of the loop as a line.
+is read and answered in the same turn of the loop as a line (past :data:`FEED_BYTES` handed
+over at once, the rest in the turns after, every other peer served in between).
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ MAX_REQUEST_BYTES = 16 * 1024
 """The most an HTTP request's line and headers may take; past it, 431 and the socket closes."""
 
 FEED_BYTES = 16 * 1024
-"""What is read of a peer's bytes at a time: a peer the server must close is closed before it
-has made the server parse much more than that, however much it sent at once."""
+"""What is parsed of a peer's bytes in one turn of the loop: the rest of what the socket
+handed over waits for the next turns, with the socket's reading paused, so that a peer
+flooding frames (pings, fragments) delays the others by no more than this each turn; and a
+peer the server must close is closed before it has made it parse much more."""
 
 REQUEST_TIMEOUT = 10.0
 """Seconds a peer has to send its HTTP request (the hello's timeout starts after the upgrade);
@@ -93,6 +96,9 @@ class WebPeer(asyncio.Protocol):
         """The pong answering the latest ping while the peer does not read (RFC 6455 lets the
         latest ping alone be answered), written once it reads again."""
         self._timer: asyncio.TimerHandle | None = None
+        self._unparsed = b""
+        """What the socket handed over and is not parsed yet (reading is paused meanwhile)."""
+        self._parsed_to = 0
 
     # -- the socket --------------------------------------------------------------------------
 
@@ -126,11 +132,31 @@ class WebPeer(asyncio.Protocol):
             data = bytes(head[end + 4 :])
         elif self.connection is None:
             return
-        for start in range(0, len(data), FEED_BYTES):
-            if self.transport is None or self.transport.is_closing():
-                break
-            self.protocol.receive_data(data[start : start + FEED_BYTES])  # (all of it, uncopied, if that is less)
+        if self._unparsed:  # (handed over before the pause took effect) parsed after what waits
+            self._unparsed += data
+            return
+        self._unparsed, self._parsed_to = data, 0
+        self._parse()
+
+    def _parse(self) -> None:
+        """Parse :data:`FEED_BYTES` of what waits; while more waits, the socket's reading is
+        paused and the rest is parsed in later turns of the loop, the other peers served between."""
+        transport, data, start = self.transport, self._unparsed, self._parsed_to
+        if transport is None or transport.is_closing():
+            self._unparsed = b""
+        else:
+            whole = start == 0 and len(data) <= FEED_BYTES  # (then it is parsed uncopied)
+            self.protocol.receive_data(data if whole else data[start : start + FEED_BYTES])
             self._events()
+            self._parsed_to = start + FEED_BYTES
+            if self._parsed_to >= len(self._unparsed) or transport.is_closing():
+                self._unparsed = b""
+        if self._unparsed:
+            if transport is not None and start == 0:
+                transport.pause_reading()
+            asyncio.get_running_loop().call_soon(self._parse)
+        elif start and transport is not None and not transport.is_closing():
+            transport.resume_reading()
         self._count_input()
 
     def eof_received(self) -> bool | None:
@@ -206,6 +232,7 @@ class WebPeer(asyncio.Protocol):
             return
         buffer = self.protocol.reader.buffer
         held = (buffer.__alloc__() if buffer else 0) + (self._message.__alloc__() if self._message else 0)
+        held += len(self._unparsed)
         if held or connection.input_held:
             connection.input_held = held
             connection.account()
