@@ -183,7 +183,7 @@ async def test_a_table_failure_stops_only_that_table() -> None:
         def explode() -> None:
             raise RuntimeError("a bug in one table")
 
-        broken._guard(explode)
+        broken.guard(explode)
         error = await a.expect("error")
         assert error["code"] == Code.INTERNAL
         assert broken.status == "broken"
