@@ -54,6 +54,7 @@ from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
+from setback.server.timesource import LoopTime, TimeSource
 
 LISTED_TABLES = 256
 """The most tables one ``tables`` reply lists: at about 2.6 KB for the largest table info
@@ -104,6 +105,8 @@ class Lobby:
     """Called with the name a refused hello gave and why it was refused (``code: message``),
     so that a match runner can say why a program it started never sat down."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    time: TimeSource = field(default_factory=LoopTime)
+    """Where every table keeps its clocks, paces and grace periods."""
 
     # -- greeting ---------------------------------------------------------------------------
 
@@ -351,7 +354,7 @@ class Lobby:
 
     def _new_table(self, table_id: str, options: TableOptions) -> Table:
         """A table the lobby will hear from once it is in :attr:`tables`."""
-        return Table(table_id, options, self._changed, self.store, self._game_over)
+        return Table(table_id, options, self._changed, self.store, self._game_over, self.time)
 
     def _table(self, table_id: str, invite: str | None = None, check_invite: bool = False) -> Table:
         table = self.tables.get(table_id)
