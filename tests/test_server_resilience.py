@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clocks import ManualClock, TimedEndpoint, noticed, run_for
+from clocks import ManualClock, TimedEndpoint, bots_done, noticed, run_for
 from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
@@ -22,7 +22,7 @@ from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import export_record, stood_in
-from setback.server.store import BY_CLOCK, Recorded, StoreInUseError
+from setback.server.store import BY_CLOCK, BY_PLAYER, Recorded, StoreInUseError
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
@@ -675,3 +675,39 @@ async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
         assert not table.seats[1].info().replaced_by_bot  # the stand-in gave it back
         for client in (a, back):
             await client.close()
+
+
+async def test_a_player_back_while_the_stand_in_decides_for_them_takes_the_decision() -> None:
+    """Back while a stand-in is deciding for their seat (here it has decided, and waits the
+    bots' pace before its move), the player gets the decision on a fresh clock, and their
+    answer is the one taken: no ``stale_request``, and no move of the stand-in's for them."""
+    async with running_server(clock := ManualClock(), reconnect_grace=5, bot_table_pace=1.0) as server:
+        player = await greeted(server.port, "ann", kind="human")
+        await player.send(type="create_table", id=1, rules={"players": 2}, bots=["heuristic"], seed=3,
+                          clock={"decision_seconds": 30, "bot_after_timeouts": None})
+        table_id = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table_id, ready=True)
+        token = (await player.expect("joined", id=2))["token"]
+        seat = (await player.expect("decide"))["seat"]
+        table = server.lobby.tables[table_id]
+        await player.close()
+        await noticed(lambda: table.seats[seat].peer is None)
+        clock.advance(5)  # the grace is over: a stand-in decides for the seat
+        await bots_done(server)  # it has decided; nobody is here, so it waits the bots' pace
+        assert table.pending is not None and table.pending.seat == seat and table.seats[seat].bot is not None
+        back = await greeted(TimedEndpoint.of(server, clock), "ann", kind="human", token=token)
+        again = await back.expect("decide")
+        assert again["clock"] == {"limit_ms": 30000, "remaining_ms": 30000}
+        assert table.game is not None
+        before = len(table.game.actions)
+        await run_for(server, clock, 2.0)  # longer than the stand-in's wait: its move would have come
+        assert len(table.game.actions) == before
+        chosen = again["view"]["legal"][-1]
+        await back.send(type="act", request=again["request"], action=chosen)
+        await back.send(type="ping", id="after", nonce=1)
+        await back.expect("pong", id="after")
+        assert not [m for m in back.received if m["type"] == "error"]
+        await server.settle()
+        assert table.game_id is not None
+        assert recorded(server, table.game_id)[before] == (seat, chosen, BY_PLAYER)
+        await back.close()

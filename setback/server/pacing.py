@@ -23,15 +23,16 @@ def think(
 ) -> None:
     """``bot`` decides ``pending`` on ``view`` (its own thread or task), and ``move(pending,
     action)`` is called with its answer no sooner than ``paced`` seconds after it was asked and
-    ``pause`` seconds after it answered, if ``wanted(pending)`` still says the decision is
-    wanted when the answer comes (``move`` is to check it again after a wait)."""
+    ``pause`` seconds after it answered, if the decision is still wanted when the answer
+    comes: ``wanted(pending)`` says so, and ``pending.thinking`` is still this bot's (a table
+    that calls the bot off sets it to None; ``move`` is to check again after a wait)."""
     asked = time.now()
     task = asyncio.ensure_future(bot.decide(view))
     pending.thinking = task
 
     def done(finished: asyncio.Future[Action]) -> None:
-        if finished.cancelled() or not wanted(pending):
-            return
+        if finished.cancelled() or pending.thinking is not finished or not wanted(pending):
+            return  # (called off: its answer was taken from it)
         action = finished.result()
         now = time.now()
         wait = max(asked + paced, now + pause) - now

@@ -187,13 +187,28 @@ class Play:
 
     def resume(self, peer: Peer, seat: Seat, request: RequestId = None) -> None:
         """Bring a returning (or resyncing) seat up to date: its snapshot (answering ``request``),
-        then its pending decision, if it has one and no stand-in plays it."""
+        then its pending decision, if it has one and no stand-in plays it. A stand-in that
+        was deciding it for the player, now back, is called off: the decision is theirs, on
+        a fresh clock, and only their answer is taken (spec.md, section 13)."""
         peer.send(self.snapshot(seat.index, request))
         pending = self.pending
         if pending is not None and pending.seat == seat.index and seat.bot is None:
-            if pending.deadline is None and pending.thinking is None:
-                self.start_clock(pending)  # held since a restart (section 18)
+            if pending.thinking is not None:
+                self._call_off(pending)
+            if pending.deadline is None:
+                self.start_clock(pending)  # held since a restart (section 18), or taken back
             self.send_decide(seat, pending)
+
+    @staticmethod
+    def _call_off(pending: Pending) -> None:
+        """The bot deciding ``pending`` (thinking, or waiting to make its move) is no longer
+        wanted: its answer, whenever it comes, is dropped, and the clock starts afresh."""
+        if pending.timer is not None:
+            pending.timer.cancel()
+        if pending.thinking is not None:
+            pending.thinking.cancel()
+        pending.timer = pending.thinking = None
+        pending.deadline = None
 
     def resync(self, peer: Peer, seat: Seat | None, request: RequestId) -> bool:
         """``peer`` (at ``seat``, or watching) asks for the table as it stands: its snapshot
