@@ -36,10 +36,16 @@ MODULES: Final = (
     "setback.protocol.convert",
     "setback.protocol.views",
     "setback.server.app",
+    "setback.server.audience",
     "setback.server.connection",
     "setback.server.lobby",
+    "setback.server.pacing",
+    "setback.server.play",
+    "setback.server.seatbook",
     "setback.server.seats",
     "setback.server.table",
+    "setback.server.timesource",
+    "setback.server.turnclock",
 )
 """What runs for every decision a server handles (see ``setback bench server``) or a match plays
 (``setback bench match``: the seat and the record)."""

@@ -1,23 +1,27 @@
 """Over raw sockets: bots play at a person's pace (a table's ``bot_pace``) where a person sits,
-and at their own speed everywhere else. Only lower bounds are timed: a slow machine makes the
-gaps longer, never shorter."""
+and at their own speed everywhere else. The tables run on a clock the test moves
+(``clocks.ManualClock``): the gaps are the tables' time, however slow the machine."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from typing import Any
 
-from wire import RawClient, running_server
+from clocks import ManualClock, TimedClient
+from wire import running_server
+
+from setback.server.app import Server
 
 PACE = 0.3
 SLACK = 0.9
-"""The gaps are measured where the lines arrive: reading one a little late shortens the next gap."""
+"""The gaps are measured where the lines arrive (on the tables' clock, read before it moves on)."""
 
 
-async def seated(port: int, kind: str, bot_pace: float, clock: dict[str, Any] | None = None) -> RawClient:
+async def seated(
+    server: Server, time: ManualClock, kind: str, bot_pace: float, clock: dict[str, Any] | None = None,
+) -> TimedClient:
     """A ``kind`` connection at seat 3 of a four-seat table after three ``random`` bots."""
-    player = await RawClient.connect(port)
+    player = await TimedClient.on(server, time)
     await player.hello("ann", kind=kind)
     await player.send(type="create_table", id=1, rules={"players": 4}, seed=7, bots=["random"] * 3,
                       clock=clock or {"decision_seconds": None}, bot_pace=bot_pace)
@@ -30,10 +34,9 @@ async def seated(port: int, kind: str, bot_pace: float, clock: dict[str, Any] | 
 MOVES = {"bid", "passed", "card_played"}
 
 
-async def bot_moves(player: RawClient, count: int) -> list[tuple[float, dict[str, Any], bool]]:
+async def bot_moves(player: TimedClient, count: int) -> list[tuple[float, dict[str, Any], bool]]:
     """The first ``count`` moves (bids, passes, cards), answering each ``decide`` with its first
     legal action: each as (when it arrived, its event, whether the seat before it was a bot's)."""
-    loop = asyncio.get_running_loop()
     moves: list[tuple[float, dict[str, Any], bool]] = []
     after_bot = False
     while len(moves) < count:
@@ -44,7 +47,7 @@ async def bot_moves(player: RawClient, count: int) -> list[tuple[float, dict[str
             event = message["event"]
             if event["kind"] in MOVES:
                 bot = event["seat"] != 3
-                moves.append((loop.time(), event, bot and after_bot))
+                moves.append((player.clock.now(), event, bot and after_bot))
                 after_bot = bot
             elif event["kind"] == "hand_dealt":
                 after_bot = False
@@ -54,8 +57,8 @@ async def bot_moves(player: RawClient, count: int) -> list[tuple[float, dict[str
 async def test_at_a_table_with_a_person_the_bots_wait_the_pace_between_moves() -> None:
     """Between two bots' moves in a row (bids and cards) at least ``bot_pace`` passes, so that a
     person sees each card land."""
-    async with running_server() as server:
-        player = await seated(server.port, "human", PACE)
+    async with running_server(time := ManualClock()) as server:
+        player = await seated(server, time, "human", PACE)
         moves = await bot_moves(player, 16)
         gaps = [now - before for (before, _, _), (now, _, paced) in itertools.pairwise(moves) if paced]
         assert len(gaps) >= 5
@@ -65,9 +68,8 @@ async def test_at_a_table_with_a_person_the_bots_wait_the_pace_between_moves() -
 
 async def test_a_lead_after_a_trick_waits_longer() -> None:
     """A bot leading the next trick waits twice the pace: the finished trick stays a moment."""
-    async with running_server() as server:
-        player = await seated(server.port, "human", PACE)
-        loop = asyncio.get_running_loop()
+    async with running_server(time := ManualClock()) as server:
+        player = await seated(server, time, "human", PACE)
         won_at: float | None = None
         waits: list[float] = []
         while len(waits) < 2:
@@ -77,9 +79,9 @@ async def test_a_lead_after_a_trick_waits_longer() -> None:
                 continue
             event = message.get("event", {})
             if event.get("kind") == "trick_won":
-                won_at = loop.time() if event["winner"] != 3 else None  # a bot leads next
+                won_at = time.now() if event["winner"] != 3 else None  # a bot leads next
             elif event.get("kind") == "card_played" and won_at is not None:
-                waits.append(loop.time() - won_at)
+                waits.append(time.now() - won_at)
                 won_at = None
             elif event.get("kind") == "hand_scored":
                 won_at = None
@@ -90,20 +92,19 @@ async def test_a_lead_after_a_trick_waits_longer() -> None:
 async def test_at_a_table_of_bots_and_bot_programs_nobody_waits() -> None:
     """No person sits there (a bot program holds the fourth seat, as in a match): the bots do
     not wait, however long the table's pace; a whole hand takes less than one pause."""
-    async with running_server() as server:
-        program = await seated(server.port, "bot", 10.0)
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+    async with running_server(time := ManualClock()) as server:
+        program = await seated(server, time, "bot", 10.0)
+        start = time.now()
         await bot_moves(program, 4 + 24)
-        assert loop.time() - start < 10.0, "not one pause of the table's pace was waited"
+        assert time.now() - start < 10.0, "not one pause of the table's pace was waited"
         await program.close()
 
 
 async def test_a_persons_clock_does_not_run_while_the_bots_pause() -> None:
     """The clock of a person starts when their turn comes, after the bots before them paused:
     every decision arrives with its whole time, and a prompt answer never times out."""
-    async with running_server() as server:
-        player = await seated(server.port, "human", PACE, clock={"decision_seconds": 0.5, "bot_after_timeouts": None})
+    async with running_server(time := ManualClock()) as server:
+        player = await seated(server, time, "human", PACE, clock={"decision_seconds": 0.5, "bot_after_timeouts": None})
         decisions = 0
         while decisions < 4:
             message = await player.read(60)

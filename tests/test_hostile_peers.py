@@ -8,8 +8,9 @@ import contextlib
 from typing import Any
 
 import pytest
+from clocks import ManualClock, TimedEndpoint
 from test_server_errors import greeted
-from wire import RawClient, play_until_over, running_server
+from wire import Client, RawClient, play_until_over, running_server
 
 from setback.protocol import Code
 from setback.server.app import Server
@@ -112,8 +113,8 @@ async def test_tables_held_for_dropped_players_count_against_their_makers_addres
 async def test_an_address_may_make_tables_again_once_those_it_held_have_closed() -> None:
     """The tables an address holds count until they close: once its dropped players' grace is
     over, their tables are gone and the address may make others."""
-    async with running_server(max_tables_awaiting_address=1, reconnect_grace=0.3) as server:
-        watcher = await greeted(server.port, "watcher")
+    async with running_server(time := ManualClock(), max_tables_awaiting_address=1, reconnect_grace=0.3) as server:
+        watcher = await greeted(TimedEndpoint.of(server, time), "watcher")
         dropper = await greeted(server.port, "dropper")
         await dropper.send(type="create_table", id=1, rules={"players": 2})
         table = (await dropper.expect("table", id=1))["table"]["table"]
@@ -158,7 +159,7 @@ async def test_a_major_of_thousands_of_digits_is_unsupported() -> None:
         assert await client.closed()
 
 
-async def table_update(client: RawClient, **wanted: Any) -> dict[str, Any]:
+async def table_update(client: Client, **wanted: Any) -> dict[str, Any]:
     """The next table info ``client`` hears whose fields include ``wanted``."""
     while True:
         info: dict[str, Any] = (await client.expect("table"))["table"]
@@ -169,8 +170,8 @@ async def table_update(client: RawClient, **wanted: Any) -> dict[str, Any]:
 async def test_a_seats_timeouts_in_a_table_info_count_the_game_in_play_only() -> None:
     """``timeouts`` in a table info is the seat's total this game: it counts the decisions the
     clock played in the last game until the next one starts, which begins from 0 again."""
-    async with running_server() as server:
-        player = await greeted(server.port, "slow starter")
+    async with running_server(time := ManualClock()) as server:
+        player = await greeted(TimedEndpoint.of(server, time), "slow starter")
         clock = {"decision_seconds": 0.2, "bot_after_timeouts": None}
         await player.send(type="create_table", id=1, rules={"players": 2, "target": 7}, bots=["random"], clock=clock)
         table = (await player.expect("table", id=1))["table"]["table"]

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from clocks import ManualClock, TimedClient
 from wire import RawClient, running_server
 
 TOKENS = {
@@ -143,8 +144,8 @@ async def test_coming_back_welcome_table_joined_snapshot_decide() -> None:
 
 async def test_timed_out_comes_before_the_events_of_the_action_played() -> None:
     """The clock plays for a seat that does not answer: timed_out, then the fallback's event."""
-    async with running_server() as server:
-        client = await RawClient.connect(server.port)
+    async with running_server(time := ManualClock()) as server:
+        client = await TimedClient.on(server, time)
         await client.hello("sleeper")
         await client.send(type="create_table", id=1, rules={"players": 2}, bots=["heuristic"],
                           clock={"decision_seconds": 0.05, "bot_after_timeouts": None})

@@ -9,8 +9,8 @@ import msgspec.inspect as mi
 from setback.engine import WinReason
 from setback.protocol import messages
 from setback.protocol.reference import ALLOWED, BEGIN, END, block_of, fields_markdown, replace_block, since, structs
+from setback.server.audience import RECALLED_CHAT, RECALLED_RESULTS
 from setback.server.lobby import CAPABILITIES
-from setback.server.table import RECALLED_CHAT, RECALLED_RESULTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

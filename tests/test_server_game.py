@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
-from wire import RawClient, play_until_over, running_server
+from clocks import ManualClock, TimedClient, TimedEndpoint, run_for
+from wire import Client, Endpoint, RawClient, play_until_over, running_server
 
 from setback.engine import Game, HandDealt, LowRule, Rules, parse_action
 from setback.protocol import decode_server
@@ -111,9 +112,9 @@ async def test_each_seat_sees_only_its_own_cards_and_spectators_none() -> None:
             await client.close()
 
 
-async def watch_bots_fill_a_table(port: int) -> tuple[RawClient, str]:
+async def watch_bots_fill_a_table(where: int | Endpoint) -> tuple[Client, str]:
     """A spectator creates a two-seat table of bots and watches it (request id 1)."""
-    watcher = await RawClient.connect(port)
+    watcher = await (RawClient.connect(where) if isinstance(where, int) else where.connect())
     await watcher.hello("watcher", kind="human")
     await watcher.send(type="create_table", id=1, rules={"players": 2}, seed=3, bots=["random"] * 2, spectate=True)
     table_id = (await watcher.expect("table", id=1))["table"]["table"]
@@ -122,8 +123,8 @@ async def watch_bots_fill_a_table(port: int) -> tuple[RawClient, str]:
 
 
 async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatched() -> None:
-    async with running_server(bot_table_pause=0.05, bot_table_pace=0) as server:
-        watcher, table_id = await watch_bots_fill_a_table(server.port)
+    async with running_server(clock := ManualClock(), bot_table_pause=0.05, bot_table_pace=0) as server:
+        watcher, table_id = await watch_bots_fill_a_table(TimedEndpoint.of(server, clock))
         await watcher.expect("game_over", timeout=30, game=0)
         await watcher.expect("game_started", timeout=10, game=1)  # nobody said ready: the bots play on
         await watcher.send(type="leave", id=5)
@@ -140,13 +141,13 @@ async def test_a_watched_table_of_built_in_bots_plays_on_and_closes_once_unwatch
 
 async def test_a_table_of_built_in_bots_plays_only_once_watched() -> None:
     """Nobody is there to play for: a table of bots only waits until someone watches."""
-    async with running_server(bot_table_pause=0.05, bot_table_pace=0) as server:
-        host, watcher = [await RawClient.connect(server.port) for _ in range(2)]
+    async with running_server(clock := ManualClock(), bot_table_pause=0.05, bot_table_pace=0) as server:
+        host, watcher = [await TimedClient.on(server, clock) for _ in range(2)]
         await host.hello("host", kind="human")
         await watcher.hello("watcher", kind="human")
         await host.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3)
         table_id = (await host.expect("table", id=1))["table"]["table"]
-        await asyncio.sleep(0.3)
+        await run_for(server, clock, 0.3)
         assert server.lobby.tables[table_id].status == "waiting"
         await watcher.send(type="spectate", id=2, table=table_id)
         await watcher.expect("spectating", id=2)
@@ -160,7 +161,7 @@ async def test_a_table_of_built_in_bots_plays_only_once_watched() -> None:
 async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
     """A bot's move waiting on the pace when the server stops is never made: the store, closed,
     keeps the game as it stood, and no table breaks."""
-    server = Server(ServerConfig(host="127.0.0.1", port=0, bot_table_pace=0.2))
+    server = Server(ServerConfig(host="127.0.0.1", port=0, bot_table_pace=0.2), clock := ManualClock())
     await server.start()
     watcher, table_id = await watch_bots_fill_a_table(server.port)
     await watcher.expect("game_started", timeout=10)
@@ -169,7 +170,7 @@ async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
     assert table.game is not None
     moves = len(table.game.actions)
     await server.stop()
-    await asyncio.sleep(0.4)  # twice the pace: a move left waiting would have been made
+    clock.advance(0.4)  # twice the pace: a move left waiting would have been made
     assert len(table.game.actions) == moves and table.pending is None and not table.broken
     await watcher.close()
 
@@ -177,11 +178,10 @@ async def test_a_stopping_server_stops_its_tables_where_they_stand() -> None:
 async def test_a_watched_table_of_built_in_bots_plays_at_a_pace_to_follow() -> None:
     """Watched, a table of bots plays a move at most every ``bot_table_pace`` seconds."""
     pace = 0.1
-    async with running_server(bot_table_pace=pace, bot_table_pause=0.05) as server:
-        host, watcher = [await RawClient.connect(server.port) for _ in range(2)]
+    async with running_server(clock := ManualClock(), bot_table_pace=pace, bot_table_pause=0.05) as server:
+        host, watcher = [await TimedClient.on(server, clock) for _ in range(2)]
         await host.hello("host", kind="human")
         await watcher.hello("watcher", kind="human")
-        loop = asyncio.get_running_loop()
         await host.send(type="create_table", id=1, rules={"players": 2}, bots=["random", "random"], seed=3)
         table_id = (await host.expect("table", id=1))["table"]["table"]
         await watcher.send(type="spectate", id=2, table=table_id)
@@ -191,7 +191,7 @@ async def test_a_watched_table_of_built_in_bots_plays_at_a_pace_to_follow() -> N
         while len(moves) < 6:
             event = (await watcher.expect("event", timeout=10))["event"]
             if event["kind"] in {"bid", "passed", "card_played"}:
-                moves.append(loop.time())
+                moves.append(clock.now())
         assert moves[-1] - moves[0] >= 5 * pace * 0.9
         assert table_id in server.lobby.tables
         await host.close()

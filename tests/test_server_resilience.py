@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clocks import ManualClock, TimedEndpoint, bots_done, noticed, run_for
 from test_server_errors import greeted, start_duel
 from wire import RawClient, play_until_over, running_server
 
@@ -21,12 +22,13 @@ from setback.protocol import Code
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.history import export_record, stood_in
-from setback.server.store import BY_CLOCK, Recorded, StoreInUseError
+from setback.server.store import BY_CLOCK, BY_PLAYER, Recorded, StoreInUseError
 
 
 async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> None:
-    async with running_server() as server:
-        a, b, _ = await start_duel(server.port, clock={"decision_seconds": 0.2, "bot_after_timeouts": None})
+    async with running_server(clock := ManualClock()) as server:
+        at = TimedEndpoint.of(server, clock)
+        a, b, _ = await start_duel(at, clock={"decision_seconds": 0.2, "bot_after_timeouts": None})
         timed_out = await a.expect("event", timeout=5)
         while timed_out["event"]["kind"] != "timed_out":
             timed_out = await a.expect("event", timeout=5)
@@ -43,9 +45,9 @@ async def test_timeout_plays_the_lowest_legal_action_and_tells_everyone() -> Non
 async def test_a_connection_without_events_hears_of_no_timeout_either() -> None:
     """``events: false`` means no ``event`` message at all, ``timed_out`` included; the seat
     that timed out just gets its next ``decide``."""
-    async with running_server() as server:
-        quiet = await greeted(server.port, "quiet", events=False)
-        loud = await greeted(server.port, "loud")
+    async with running_server(clock := ManualClock()) as server:
+        quiet = await greeted(TimedEndpoint.of(server, clock), "quiet", events=False)
+        loud = await greeted(TimedEndpoint.of(server, clock), "loud")
         await quiet.send(type="create_table", id=1, rules={"players": 2}, seed=3,
                          clock={"decision_seconds": 0.1, "bot_after_timeouts": None})
         table = (await quiet.expect("table", id=1))["table"]["table"]
@@ -62,8 +64,9 @@ async def test_a_connection_without_events_hears_of_no_timeout_either() -> None:
 
 
 async def test_repeated_timeouts_hand_the_seat_to_a_bot_and_the_game_ends() -> None:
-    async with running_server() as server:
-        a, b, table = await start_duel(server.port, clock={"decision_seconds": 0.05, "bot_after_timeouts": 2})
+    async with running_server(clock := ManualClock()) as server:
+        at = TimedEndpoint.of(server, clock)
+        a, b, table = await start_duel(at, clock={"decision_seconds": 0.05, "bot_after_timeouts": 2})
         final = await play_until_over(b)  # a never answers
         assert final["event"]["outcome"]["winner"] in {0, 1}
         await b.send(type="list_tables", id=9)
@@ -75,8 +78,9 @@ async def test_repeated_timeouts_hand_the_seat_to_a_bot_and_the_game_ends() -> N
 
 
 async def test_taking_a_seat_back_from_its_stand_in_is_not_being_ready_for_the_next_game() -> None:
-    async with running_server() as server:
-        a, b, table = await start_duel(server.port, clock={"decision_seconds": 0.05, "bot_after_timeouts": 1})
+    async with running_server(clock := ManualClock()) as server:
+        at = TimedEndpoint.of(server, clock)
+        a, b, table = await start_duel(at, clock={"decision_seconds": 0.05, "bot_after_timeouts": 1})
         async with asyncio.timeout(10):  # a never answers: after one timeout a bot plays its seat
             while not (await b.expect("table"))["table"]["seats"][0]["replaced_by_bot"]:
                 pass
@@ -183,7 +187,7 @@ async def test_a_table_failure_stops_only_that_table() -> None:
         def explode() -> None:
             raise RuntimeError("a bug in one table")
 
-        broken._guard(explode)
+        broken.guard(explode)
         error = await a.expect("error")
         assert error["code"] == Code.INTERNAL
         assert broken.status == "broken"
@@ -248,8 +252,8 @@ async def test_slow_reader_is_dropped_and_the_server_keeps_serving() -> None:
 
 
 async def test_a_table_whose_player_never_returns_closes_after_the_grace() -> None:
-    async with running_server(reconnect_grace=0.3) as server:
-        lobby = await greeted(server.port, "watcher")
+    async with running_server(clock := ManualClock(), reconnect_grace=0.3) as server:
+        lobby = await greeted(TimedEndpoint.of(server, clock), "watcher")
         player = await greeted(server.port, "leaver")
         await player.send(type="create_table", id=1, rules={"players": 2})
         table = (await player.expect("table", id=1))["table"]["table"]
@@ -346,8 +350,8 @@ def recorded(server: Server, game_id: int) -> list[Recorded]:
     return game.actions
 
 
-async def _restarted(db: Path, **settings: Any) -> Server:
-    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), **settings))
+async def _restarted(db: Path, clock: ManualClock | None = None, **settings: Any) -> Server:
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), **settings), clock)
     await server.start()
     return server
 
@@ -360,10 +364,10 @@ async def test_a_restarted_table_between_games_frees_the_seats_of_players_who_ne
     a, b, table_id = await start_duel(server.port)
     await asyncio.gather(play_until_over(a), play_until_over(b))
     await server.stop()
-    server = await _restarted(db, reconnect_grace=0.3)
+    server = await _restarted(db, clock := ManualClock(), reconnect_grace=0.3)
     try:
         assert [s.name for s in server.lobby.tables[table_id].seats] == ["a", "b"]
-        lobby = await greeted(server.port, "watcher")
+        lobby = await greeted(TimedEndpoint.of(server, clock), "watcher")
         await lobby.expect("table_closed", timeout=5, table=table_id)
         await lobby.close()
     finally:
@@ -374,19 +378,19 @@ async def test_a_restarted_table_between_games_frees_the_seats_of_players_who_ne
 
 async def test_after_a_restart_the_clock_waits_for_the_player_to_be_back(tmp_path: Path) -> None:
     db = tmp_path / "club.sqlite3"
-    server = await _restarted(db)
+    server = await _restarted(db, ManualClock())  # (nothing times out before it stops)
     a, b, table_id = await start_duel(server.port, clock={"decision_seconds": 0.5})
     clients = {0: a, 1: b}
     decide, who = await _first_decide(clients)
     token = next(m for m in clients[who].received if m["type"] == "joined")["token"]
     await server.stop()
-    server = await _restarted(db)
+    server = await _restarted(db, clock := ManualClock())
     try:
-        await asyncio.sleep(1.0)  # twice the clock: nobody is back yet
+        await run_for(server, clock, 1.0)  # twice the clock: nobody is back yet
         table = server.lobby.tables[table_id]
         assert table.game_id is not None
         assert not any(by == BY_CLOCK for _, _, by in recorded(server, table.game_id))
-        back = await greeted(server.port, f"back{who}", token=token)
+        back = await greeted(TimedEndpoint.of(server, clock), f"back{who}", token=token)
         again = await back.expect("decide", timeout=5)
         assert again["view"]["legal"] == decide["view"]["legal"]
         assert 0 < again["clock"]["remaining_ms"] <= 500
@@ -576,7 +580,7 @@ async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -
     """Played on for who may come back, it must cost next to nothing: a move a pace at most,
     and a built-in bot given a hundredth of a second to think."""
     pace = 0.1
-    async with running_server(bot_table_pace=pace, reconnect_grace=0.05) as server:
+    async with running_server(clock := ManualClock(), bot_table_pace=pace, reconnect_grace=0.05) as server:
         player = await greeted(server.port, "dropper")
         await player.send(type="create_table", id=1, rules={"players": 2}, bots=["search"])
         table_id = (await player.expect("table", id=1))["table"]["table"]
@@ -597,10 +601,11 @@ async def test_a_game_nobody_is_at_goes_on_at_the_bots_pace_thinking_briefly() -
         search.bid = noting(search.bid)  # type: ignore[method-assign,assignment]
         search.play = noting(search.play)  # type: ignore[method-assign,assignment]
         await player.close()  # its token holds the seat: the game goes on, a stand-in playing it
-        await asyncio.sleep(0.3)
+        await noticed(lambda: table.seats[0].peer is None and table.seats[1].peer is None)
+        await run_for(server, clock, 0.3)
         assert table.game is not None
         moves = len(table.game.actions)
-        await asyncio.sleep(1.0)
+        await run_for(server, clock, 1.0)
         assert 1 <= len(table.game.actions) - moves <= 1.0 / pace + 2
         assert given and set(given) == {0.01}
 
@@ -653,10 +658,7 @@ async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
         token = next(m for m in b.received if m["type"] == "joined")["token"]
         await b.close()
         table = server.lobby.tables[table_id]
-        for _ in range(100):  # the server has noticed the drop
-            if table.seats[1].peer is None:
-                break
-            await asyncio.sleep(0.01)
+        await noticed(lambda: table.seats[1].peer is None)
         await a.send(type="add_bot", id="b", seat=1)
         await a.expect("ok", id="b")
         assert table.seats[1].info().replaced_by_bot and table.seats[1].name == "b"  # still b's seat
@@ -673,3 +675,39 @@ async def test_the_table_may_seat_a_bot_for_a_player_who_is_away() -> None:
         assert not table.seats[1].info().replaced_by_bot  # the stand-in gave it back
         for client in (a, back):
             await client.close()
+
+
+async def test_a_player_back_while_the_stand_in_decides_for_them_takes_the_decision() -> None:
+    """Back while a stand-in is deciding for their seat (here it has decided, and waits the
+    bots' pace before its move), the player gets the decision on a fresh clock, and their
+    answer is the one taken: no ``stale_request``, and no move of the stand-in's for them."""
+    async with running_server(clock := ManualClock(), reconnect_grace=5, bot_table_pace=1.0) as server:
+        player = await greeted(server.port, "ann", kind="human")
+        await player.send(type="create_table", id=1, rules={"players": 2}, bots=["heuristic"], seed=3,
+                          clock={"decision_seconds": 30, "bot_after_timeouts": None})
+        table_id = (await player.expect("table", id=1))["table"]["table"]
+        await player.send(type="join", id=2, table=table_id, ready=True)
+        token = (await player.expect("joined", id=2))["token"]
+        seat = (await player.expect("decide"))["seat"]
+        table = server.lobby.tables[table_id]
+        await player.close()
+        await noticed(lambda: table.seats[seat].peer is None)
+        clock.advance(5)  # the grace is over: a stand-in decides for the seat
+        await bots_done(server)  # it has decided; nobody is here, so it waits the bots' pace
+        assert table.pending is not None and table.pending.seat == seat and table.seats[seat].bot is not None
+        back = await greeted(TimedEndpoint.of(server, clock), "ann", kind="human", token=token)
+        again = await back.expect("decide")
+        assert again["clock"] == {"limit_ms": 30000, "remaining_ms": 30000}
+        assert table.game is not None
+        before = len(table.game.actions)
+        await run_for(server, clock, 2.0)  # longer than the stand-in's wait: its move would have come
+        assert len(table.game.actions) == before
+        chosen = again["view"]["legal"][-1]
+        await back.send(type="act", request=again["request"], action=chosen)
+        await back.send(type="ping", id="after", nonce=1)
+        await back.expect("pong", id="after")
+        assert not [m for m in back.received if m["type"] == "error"]
+        await server.settle()
+        assert table.game_id is not None
+        assert recorded(server, table.game_id)[before] == (seat, chosen, BY_PLAYER)
+        await back.close()

@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.timesource import TimeSource
 from setback.web import SOCKET_PATH, WebListener
 
 TRANSPORTS = ("tcp", "ws")
@@ -25,11 +26,12 @@ _web_ports: dict[int, int] = {}
 
 
 @asynccontextmanager
-async def running_server(**settings: Any) -> AsyncIterator[Server]:
-    """A server on 127.0.0.1, port 0, stopped afterwards. Its bots do not wait for people to
-    see their moves (``bot_pace`` 0) unless ``settings`` say so."""
+async def running_server(time: TimeSource | None = None, **settings: Any) -> AsyncIterator[Server]:
+    """A server on 127.0.0.1, port 0, stopped afterwards, its tables on ``time`` (a test's
+    ``clocks.ManualClock``) or the loop's. Its bots do not wait for people to see their moves
+    (``bot_pace`` 0) unless ``settings`` say so."""
     settings.setdefault("bot_pace", 0.0)
-    server = Server(ServerConfig(host="127.0.0.1", port=0, **settings))
+    server = Server(ServerConfig(host="127.0.0.1", port=0, **settings), time)
     await server.start()
     try:
         yield server

@@ -24,6 +24,7 @@ from setback.server.files import soft_limit
 from setback.server.guard import PasswordGuard
 from setback.server.lobby import Lobby
 from setback.server.store import Holder, Store
+from setback.server.timesource import LoopTime, TimeSource
 
 log = structlog.get_logger("setback.server")
 
@@ -57,11 +58,13 @@ class Occupant(Protocol):
 class Server:
     """``setback serve``: a lobby of tables behind a TCP listener (and any other :class:`Listener`)."""
 
-    def __init__(self, config: ServerConfig | None = None) -> None:
+    def __init__(self, config: ServerConfig | None = None, time: TimeSource | None = None) -> None:
+        """``time``: where the tables keep their clocks, paces and grace periods (the running
+        loop's unless given another, as tests do)."""
         self.config = config or ServerConfig()
         self.store = Store(self.config.db)
         self.store.wake = self._end_turn_soon
-        self.lobby = Lobby(self.config, self.store)
+        self.lobby = Lobby(self.config, self.store, time=time or LoopTime())
         self.lobby.wake = self._end_turn_soon
         self.connections: set[Connection] = set()
         self.opening: set[Occupant] = set()

@@ -54,6 +54,7 @@ from setback.server.ratings import rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
+from setback.server.timesource import LoopTime, TimeSource
 
 LISTED_TABLES = 256
 """The most tables one ``tables`` reply lists: at about 2.6 KB for the largest table info
@@ -104,6 +105,8 @@ class Lobby:
     """Called with the name a refused hello gave and why it was refused (``code: message``),
     so that a match runner can say why a program it started never sat down."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    time: TimeSource = field(default_factory=LoopTime)
+    """Where every table keeps its clocks, paces and grace periods."""
 
     # -- greeting ---------------------------------------------------------------------------
 
@@ -130,7 +133,7 @@ class Lobby:
         peer.kind = hello.kind
         peer.events = hello.events
         hashed = token_hash(hello.token) if hello.token else None  # once, not once a table
-        held = hashed is not None and any(t.holds(hashed) for t in self.tables.values())
+        held = hashed is not None and any(t.book.holds(hashed) for t in self.tables.values())
         peer.token = hello.token if held and hello.token else secrets.token_urlsafe(18)
         self.peers.add(peer)
         self.browsing.add(peer)
@@ -148,7 +151,7 @@ class Lobby:
             hashed = token_hash(token)
             for table in self.tables.values():
                 holder = next((s.peer for s in table.seats if s.token_hash == hashed), None)
-                seat = table.reclaim(peer, hashed)
+                seat = table.book.reclaim(peer, hashed)
                 if seat is not None:
                     if holder is not None and holder is not peer:
                         self._displaced(holder)
@@ -202,7 +205,7 @@ class Lobby:
             )
         limit = self.config.max_tables_awaiting_address
         made = (self.tables[t] for t in self.made_from.get(peer.host, ()))
-        if sum(1 for t in made if t.creator is not None or t.nobody_here()) >= limit:
+        if sum(1 for t in made if t.creator is not None or t.hears.nobody_here()) >= limit:
             raise RefusedError(
                 Code.TABLE_FULL,
                 f"{limit} tables made from {peer.host} wait for their makers or for players who dropped: "
@@ -229,9 +232,9 @@ class Lobby:
 
     def asks_ready(self, peer: Peer) -> bool:
         """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see
-        :meth:`Table.asks_ready`): the game paces it, so it costs nothing of the rate limit."""
+        :meth:`SeatBook.asks_ready`): the game paces it, so it costs nothing of the rate limit."""
         table = self.where.get(peer)
-        return table is not None and table.asks_ready(peer)
+        return table is not None and table.book.asks_ready(peer)
 
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
@@ -275,14 +278,14 @@ class Lobby:
                     peer.send(Ok(id=message.id))  # no game yet: nothing to show
             case AddBot(table=table_id, bot=bot, seat=seat):
                 table = self._table_of(peer)
-                if table.seat_of(peer) is None or table_id not in {None, table.id}:
+                if table.book.seat_of(peer) is None or table_id not in {None, table.id}:
                     raise RefusedError(Code.NOT_AT_TABLE, "only a player seated at a table may seat a bot there")
-                table.add_bot(bot, seat)
+                table.book.add_bot(bot, seat)
                 peer.send(Ok(id=message.id))
                 table.start_if_ready()
             case Ready(ready=ready):
                 table = self._table_of(peer)
-                table.set_ready(peer, ready)
+                table.book.set_ready(peer, ready)
                 peer.send(Ok(id=message.id))
                 table.start_if_ready()
             case SendChat(text=text, scope=scope):
@@ -331,7 +334,7 @@ class Lobby:
             saved["local"] = True
         self.store.save_table(table_id, number, options.name, saved)
         for bot in message.bots:  # before the lobby knows the table: it hears of it once, complete
-            table.add_bot(bot, None)
+            table.book.add_bot(bot, None)
         self.tables[table_id] = table
         log.info("table_created", table=table_id, rules=msgspec.to_builtins(rules_to_wire(rules)),
                  seeded=message.seed is not None)
@@ -351,7 +354,7 @@ class Lobby:
 
     def _new_table(self, table_id: str, options: TableOptions) -> Table:
         """A table the lobby will hear from once it is in :attr:`tables`."""
-        return Table(table_id, options, self._changed, self.store, self._game_over)
+        return Table(table_id, options, self._changed, self.store, self._game_over, self.time)
 
     def _table(self, table_id: str, invite: str | None = None, check_invite: bool = False) -> Table:
         table = self.tables.get(table_id)
@@ -448,8 +451,9 @@ class Lobby:
         if peer.kind == "bot" and table.playing and not table.options.bot_chat:
             raise RefusedError(Code.CHAT_BARRED, "bots may not chat at this table while a hand is played")
         self.store.add_chat(table.id, "table", peer.name, text)
-        table.heard(peer.name, text)
-        send_chat(table.audience(), peer, Chat(id=request, scope="table", table=table.id, sender=peer.name, text=text))
+        table.hears.heard(peer.name, text)
+        chat = Chat(id=request, scope="table", table=table.id, sender=peer.name, text=text)
+        send_chat(table.hears.peers(), peer, chat)
 
     # -- what the lobby sees ------------------------------------------------------------------------
 
@@ -488,7 +492,7 @@ class Lobby:
         for peer in self.browsing:
             if peer is not told:
                 peer.send_line(line)
-        for peer in table.audience():
+        for peer in table.hears.peers():
             if peer not in self.browsing and peer is not told:  # a player joining hears it once
                 peer.send_line(line)
 

@@ -16,6 +16,7 @@ from setback.protocol import Code
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import DEFAULT_BOT_PACE, Clock, Error, RequestId, SeatInfo, WireRules
 from setback.server.peer import Peer
+from setback.server.timesource import Cancellable
 
 STAND_IN = "heuristic"
 """The built-in bot that plays a seat whose player timed out too often, left or stayed away."""
@@ -72,7 +73,8 @@ class Seat:
     owes_ready: bool = False
     """A game's start cleared the seat's readiness, and its player has not said ready since:
     the game asks for that ``ready``, which costs nothing of the rate limit."""
-    grace: asyncio.TimerHandle | None = None
+    grace: Cancellable | None = None
+    """The end of the grace period the seat is kept for its token, while its player is away."""
 
     @property
     def taken(self) -> bool:
@@ -93,8 +95,13 @@ class Seat:
         )
 
 
+def seat_names(seats: list[Seat]) -> list[str]:
+    """The name at each seat, as games and snapshots give them."""
+    return [s.name or f"seat {s.index}" for s in seats]
+
+
 class Pending:
-    """The decision a seat owes: its request number and its deadline (loop time)."""
+    """The decision a seat owes: its request number and its deadline (the table's time)."""
 
     __slots__ = ("deadline", "request", "seat", "thinking", "timer")
 
@@ -102,7 +109,7 @@ class Pending:
         self.request = request
         self.seat = seat
         self.deadline = deadline
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: Cancellable | None = None
         """The clock's timer, or the wait before a paced bot's move."""
         self.thinking: asyncio.Future[Action] | None = None
         """A built-in bot's decision in progress."""
