@@ -14,7 +14,7 @@ from test_properties import quick, rules_strategy
 
 from setback.bots import HeuristicBot, SearchBot, bot_factory
 from setback.bots.search import Rollout, Sampler, voids
-from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, View, mask_of, state_from_view
+from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, Variant, View, mask_of, state_from_view
 from setback.match import MatchPlan, play_match
 
 
@@ -174,6 +174,19 @@ def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: i
     result = play_match(MatchPlan(specs, Rules(players=players, teams=teams, smudge=True), 2, seed=players))
     assert result.games == 2
     assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_every_builtin_bot_plays_every_variant_to_the_end(variant: Variant) -> None:
+    """random, heuristic and search each play seeded games of every variant to the end, with
+    no error and no illegal action (a match counts both)."""
+    rules = Rules(players=6 if variant is Variant.PEDRO else 4, variant=variant, target=7)  # pedro: 3 pairs
+    specs: tuple[str, ...] = ("random", "heuristic", "search@budget_ms=none,playouts=24")
+    if rules.teams is None:
+        specs = (*specs, "random")
+    result = play_match(MatchPlan(specs, rules, 3, seed=5))
+    assert result.games == 3
+    assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)
 
 
 STEAL_DEAL = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C")

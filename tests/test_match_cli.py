@@ -215,6 +215,22 @@ def test_bench_engine_prints_its_figures() -> None:
     assert "ratio_setback_over_openspiel" in figures or "openspiel" in figures
 
 
+def test_bench_engine_measures_a_variant_against_the_standard_game() -> None:
+    """``--variant V`` measures V in the same rounds and prints its rate as a ratio to the standard game's."""
+    done = subprocess.run(
+        [sys.executable, "-m", "setback", "bench", "engine", "--seconds", "0.6", "--variant", "ten_point",
+         "--variant", "pedro", "--json"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    figures = json.loads(done.stdout)
+    for variant in ("ten_point", "pedro"):
+        assert figures[f"{variant}_actions_per_s"] > 0
+        assert figures[f"{variant}_ratio_to_standard"] == pytest.approx(
+            figures[f"{variant}_actions_per_s"] / figures["setback_actions_per_s"], rel=0.01
+        )
+    assert "joker_actions_per_s" not in figures
+
+
 def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
     """A short run end to end, twice: both servers in their own processes, figures for each,
     ratios, medians over the runs; the records files the server under test wrote are gone with it."""

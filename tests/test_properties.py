@@ -1,4 +1,4 @@
-"""Invariants over seeded random games, for 2-7 players and every table option (club options too)."""
+"""Invariants over seeded random games, for 2-7 players, every variant and every table option (club options too)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from hypothesis import strategies as st
 
 from setback.engine import (
     ACTIONS,
+    EVERY_CARD,
     MIN_BIDS,
+    TARGETS,
     BidMade,
+    Card,
     CardPlayed,
     CardsDrawn,
     Game,
@@ -21,10 +24,12 @@ from setback.engine import (
     IllegalActionError,
     LowRule,
     Passed,
+    Play,
     Rules,
     Suit,
     TrickWon,
     TrumpPitched,
+    Variant,
     plain,
     redact,
     winning_seat,
@@ -33,19 +38,25 @@ from setback.engine import (
 
 @st.composite
 def rules_strategy(draw: st.DrawFn) -> Rules:
-    players = draw(st.integers(2, 7))
+    """Any table RULES.md allows: a variant, then players and sides it accepts (pedro in
+    partnerships, ten_point without ``min_bid``), a target or the variant's default."""
+    variant = draw(st.sampled_from(Variant))
+    players = draw(st.sampled_from((4, 6)) if variant is Variant.PEDRO else st.integers(2, 7))
     team_options = [None] + [t for t in range(2, players + 1) if players % t == 0 and players // t >= 2]
+    if variant is Variant.PEDRO:
+        team_options.remove(None)
     return Rules(
         players=players,
         teams=draw(st.sampled_from(team_options)),
-        target=draw(st.sampled_from((7, 11, 21))),
+        target=draw(st.sampled_from((None, *TARGETS))),
         forced_dealer_bid=draw(st.booleans()),
         smudge=draw(st.booleans()),
         no_junk=draw(st.booleans()),
         hand_limit=draw(st.integers(1, 12)),
-        min_bid=draw(st.sampled_from(MIN_BIDS)),
+        min_bid=1 if variant is Variant.TEN_POINT else draw(st.sampled_from(MIN_BIDS)),
         dealer_steal=draw(st.booleans()),
         low=draw(st.sampled_from(LowRule)),
+        variant=variant,
     )
 
 
@@ -85,16 +96,108 @@ def test_every_dealt_card_is_played_exactly_once(rules: Rules, seed: int, play_s
             played.append(event.card)
 
 
+def off_card(variant: Variant, trump: Suit) -> Card | None:
+    """RULES.md, "Variants": the off-jack (ten_point) or off-five (pedro), the card of that rank in
+    the other suit of trump's colour (clubs and spades black, diamonds and hearts red)."""
+    rank = {Variant.TEN_POINT: 11, Variant.PEDRO: 5}.get(variant)
+    other = {Suit.CLUBS: Suit.SPADES, Suit.SPADES: Suit.CLUBS, Suit.HEARTS: Suit.DIAMONDS, Suit.DIAMONDS: Suit.HEARTS}
+    return None if rank is None else Card.of(rank, other[trump])
+
+
+def is_trump(card: Card, variant: Variant, trump: Suit) -> bool:
+    """A joker, the off-card, or a card printed in trump's suit."""
+    return card.is_joker or card == off_card(variant, trump) or card.suit == trump
+
+
+def card_points(variant: Variant, trump: Suit) -> dict[Card, int]:
+    """Each card whose capture scores, and its value (RULES.md, "Variants"), written out again here."""
+    jack = {Card.of(11, trump): 1}
+    off = off_card(variant, trump)
+    match variant:
+        case Variant.JOKER:
+            return {**jack, Card.parse("JK"): 1}
+        case Variant.TEN_POINT:
+            assert off is not None
+            return {**jack, off: 1, Card.parse("BJ"): 1, Card.parse("LJ"): 1, Card.of(3, trump): 3}
+        case Variant.PEDRO:
+            assert off is not None
+            return {**jack, Card.of(5, trump): 2, off: 3}
+    return jack
+
+
+def points_in_play(variant: Variant, trump: Suit, dealt: set[Card]) -> int:
+    """High and Low (when a natural trump was dealt), each point card dealt, and Game."""
+    natural = any(is_trump(c, variant, trump) and not c.is_joker for c in dealt)
+    return 2 * natural + sum(v for c, v in card_points(variant, trump).items() if c in dealt) + 1
+
+
 @quick
 @games
 def test_points_of_a_hand_add_up(rules: Rules, seed: int, play_seed: int) -> None:
-    """High and Low always, Jack when dealt and Game when taken: the points awarded add up."""
+    """High and Low when a natural trump was dealt, each point card dealt (to its captor), and Game
+    when taken: the points awarded add up to that, never more than the points in play."""
     game = random_game(rules, seed, play_seed)
-    results = [e.result for e in game.events if isinstance(e, HandScored)]
-    assert results
-    for r in results:
-        assert sum(r.points) == 2 + (r.jack is not None) + (r.game is not None)
-        assert r.set_back == (r.points[rules.side_of(r.pitcher)] < r.bid)
+    dealt: set[Card] = set()
+    trump = Suit.SPADES
+    scored = 0
+    for event in game.events:
+        if isinstance(event, HandDealt):
+            dealt = {c for hand in event.hands for c in hand}
+        elif isinstance(event, TrumpPitched):
+            trump = event.trump
+        elif isinstance(event, HandScored):
+            r = event.result
+            in_play = points_in_play(rules.variant, trump, dealt)
+            assert sum(r.points) == in_play - (r.game is None)
+            assert sum(r.points) <= in_play
+            assert r.set_back == (r.points[rules.side_of(r.pitcher)] < r.bid)
+            scored += 1
+    assert scored
+
+
+@quick
+@games
+def test_captured_cards_are_the_dealt_cards(rules: Rules, seed: int, play_seed: int) -> None:
+    """Every hand's tricks hold exactly the cards dealt, each once, and each trick goes to the seat
+    that played its highest trump (the variant's members: jokers, off-card) or of the suit led."""
+    game = random_game(rules, seed, play_seed)
+    dealt: set[Card] = set()
+    trump = Suit.SPADES
+    taken: list[Card] = []
+    for event in game.events:
+        if isinstance(event, HandDealt):
+            dealt, taken = {c for hand in event.hands for c in hand}, []
+        elif isinstance(event, TrumpPitched):
+            trump = event.trump
+        elif isinstance(event, TrickWon):
+            taken.extend(p.card for p in event.plays)
+            assert event.winner == winning_seat(event.plays, trump, rules.variant)
+        elif isinstance(event, HandScored):
+            assert sorted(taken) == sorted(dealt)
+
+
+@quick
+@games
+def test_every_trump_held_obeys_following(rules: Rules, seed: int, play_seed: int) -> None:
+    """At every card played: holding the suit led (a trump held is never of its printed suit), the
+    seat played that suit or a trump; when trump was led, a seat holding trump played trump."""
+    game = Game(rules, seed)
+    rng = random.Random(play_seed)
+    variant = rules.variant
+    while not game.is_over:
+        view = game.view(game.to_act)
+        if view.trick and view.trump is not None:
+            trump = view.trump
+
+            def suit_of(card: Card, trump: Suit = trump) -> Suit:
+                return trump if is_trump(card, variant, trump) else card.suit
+
+            led = suit_of(view.trick[0].card)
+            follows = [c for c in view.hand if suit_of(c) in {led, trump}]
+            expected = follows if any(suit_of(c) == led for c in view.hand) else list(view.hand)
+            assert sorted(view.legal, key=lambda a: a.code) == [Play(c) for c in sorted(expected)]
+        action = rng.choice(game.legal_actions())
+        game.apply(action)
 
 
 @quick
@@ -112,8 +215,13 @@ def test_low_goes_by_the_tables_rule(rules: Rules, seed: int, play_seed: int) ->
             tricks.append(event)
         elif isinstance(event, HandScored):
             r = event.result
+            if r.low_card is None:  # no natural trump dealt: nobody takes High or Low
+                assert (r.high, r.low, r.low_captured_by) == (None, None, None)
+                continue
             captor = next(t.winner for t in tricks if r.low_card in {p.card for p in t.plays})
             assert r.low_captured_by == captor
+            if rules.variant is not Variant.STANDARD:  # the other points are counted above
+                continue
             expected = [0] * rules.sides
             for seat in (r.high, captor if rules.low is LowRule.CAPTURED else r.low, r.jack):
                 if seat is not None:
@@ -134,7 +242,7 @@ def test_bids_follow_the_tables_options(rules: Rules, seed: int, play_seed: int)
         if isinstance(event, HandDealt):
             high, stolen, dealer = 0, False, event.dealer
         elif isinstance(event, BidMade):
-            assert event.amount >= rules.min_bid
+            assert rules.lowest_bid <= event.amount <= rules.top_bid
             steal = event.amount == high
             assert event.amount > high or (steal and rules.dealer_steal and event.seat == dealer)
             high, stolen = event.amount, steal
@@ -169,11 +277,11 @@ def test_the_view_names_the_winner_of_the_trick_in_play(rules: Rules, seed: int,
                 trump = event.trump
             elif isinstance(event, TrickWon):
                 assert trump is not None
-                assert event.winner == winning_seat(event.plays, trump)
+                assert event.winner == winning_seat(event.plays, trump, rules.variant)
         view = game.view(None)
         if view.trick:
             assert view.trump is not None
-            assert view.winning == winning_seat(view.trick, view.trump)
+            assert view.winning == winning_seat(view.trick, view.trump, rules.variant)
         else:
             assert view.winning is None
 
@@ -220,6 +328,9 @@ def test_illegal_actions_raise_and_change_nothing(rules: Rules, seed: int, play_
         game.apply(rng.choice(sorted(legal, key=lambda a: a.code)))
 
 
+CARD_TEXTS = {str(card) for card in EVERY_CARD}
+
+
 def card_texts(value: object) -> set[str]:
     """Every card text that appears anywhere in ``value``'s plain form."""
     found: set[str] = set()
@@ -231,9 +342,7 @@ def card_texts(value: object) -> set[str]:
         elif isinstance(v, list):
             for x in v:
                 walk(x)
-        elif isinstance(v, str) and 2 <= len(v) <= 3 and v[-1] in "CDHS" and v[:-1] in {
-            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"
-        }:
+        elif isinstance(v, str) and v in CARD_TEXTS:
             found.add(v)
 
     walk(plain(value))

@@ -50,7 +50,7 @@ def test_a_stolen_hand_is_told_as_the_dealers_steal() -> None:
 def test_low_captured_names_its_captor() -> None:
     """With low captured the summary says who captured Low (and who was dealt it, when another seat)."""
     result = next(e.result for e in stolen_hand().events if isinstance(e, HandScored))
-    assert result.low_captured_by is not None
+    assert result.low_captured_by is not None and result.low is not None
     taker, dealt = NAMES[result.low_captured_by], NAMES[result.low]
     line = words(result_lines(result_to_wire(result), rules_to_wire(CLUB), NAMES)[1])
     told = "\n".join(describe_result(result, CLUB, NAMES))

@@ -16,8 +16,6 @@ from setback.bots.tactics import (
 )
 from setback.engine import ACTIONS, Action, BidMade, LowRule, View, mask_of
 
-ALL_CARDS = (1 << 52) - 1
-
 
 def partners_of(view: View, seat: int) -> int:
     """How many partners ``seat`` has at this table (0 in cutthroat)."""
@@ -25,14 +23,14 @@ def partners_of(view: View, seat: int) -> int:
 
 
 def unseen_by(view: View) -> int:
-    """The cards the viewer has not seen this hand: not in its hand, not played."""
+    """The cards of the table's deck the viewer has not seen this hand: not in its hand, not played."""
     seen = mask_of(view.hand)
     for trick in view.tricks:
         for play in trick.plays:
             seen |= 1 << play.card
     for play in view.trick:
         seen |= 1 << play.card
-    return ALL_CARDS & ~seen
+    return mask_of(view.rules.of_variant.deck) & ~seen
 
 
 def low_to_capture(view: View, hand: int, trump: int, unseen: int) -> int:

@@ -37,7 +37,6 @@ from setback.bots.base import Bot
 from setback.bots.tactics import (
     JACK,
     PIPS,
-    SUIT,
     bid_amount,
     cards,
     choose_bid,
@@ -55,27 +54,29 @@ from setback.engine import (
     mask_of,
     played_by,
     state_from_view,
+    suit_cards,
+    suit_of,
 )
 
 WIN_VALUE = 10.0
 """What deciding the game is worth, in points of the hand's score difference."""
-ALL_CARDS = (1 << 52) - 1
 CLOCK_SHARE = 0.5
 """The share of ``view.time_left`` a decision may use at most."""
 
 
 def voids(view: View) -> list[int]:
-    """For each seat, the mask of the suits it has shown it holds no more of."""
+    """For each seat, the mask of the suits it has shown it holds no more of (a suit's cards as
+    the variant has them once trump is named: an off-card or a joker is trump's)."""
     out = [0] * view.rules.players
     trump = view.trump
+    variant = view.rules.variant
     for trick in (*(t.plays for t in view.tricks), view.trick):
-        if not trick:
+        if not trick or trump is None:
             continue
-        led = trick[0].card // 13
+        led = suit_of(trick[0].card, trump, variant)
         for play in trick[1:]:
-            suit = play.card // 13
-            if suit not in (led, trump):
-                out[play.seat] |= SUIT[led]
+            if suit_of(play.card, trump, variant) not in (led, trump):
+                out[play.seat] |= suit_cards(led, trump, variant)
     return out
 
 
@@ -112,7 +113,7 @@ class Sampler:
         played = 0
         for mask in self.played:
             played |= mask
-        self.unknown = ALL_CARDS & ~self.own & ~played
+        self.unknown = mask_of(rules.of_variant.deck) & ~self.own & ~played
         self.sizes = view.hand_sizes
         self.voids = voids(view)
         others = [s for s in range(rules.players) if s != self.seat]

@@ -29,8 +29,8 @@ SUIT: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 """Each suit's cards as a mask."""
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 """Ranks as offsets within a suit (the 2 is 0)."""
-PIPS: Final = tuple((0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)[c % 13] for c in range(52))
-"""What each card counts towards Game."""
+PIPS: Final = tuple((0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)[c % 13] if c < 52 else 0 for c in range(66))
+"""What each card counts towards Game, by card code (the jokers, 63-65, count 0)."""
 UNSEEN_AT_DEAL: Final = 46
 """Cards a seat cannot see once it has its six."""
 

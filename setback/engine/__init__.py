@@ -18,7 +18,7 @@ from setback.engine.actions import (
     action_of,
     parse_action,
 )
-from setback.engine.cards import CARDS, Card, Suit
+from setback.engine.cards import BIG_JOKER, CARDS, EVERY_CARD, JOKER, JOKERS, LITTLE_JOKER, Card, Suit
 from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
     BidMade,
@@ -51,17 +51,22 @@ from setback.engine.rules import (
     MIN_PLAYERS,
     TARGETS,
     LowRule,
+    RefusedCombination,
     Rules,
 )
 from setback.engine.state import GameState
-from setback.engine.trick import winning_seat
+from setback.engine.trick import is_trump, suit_cards, suit_of, winning_seat
+from setback.engine.variants import VARIANTS, Point, Variant, VariantRules
 
 __all__ = [
-    "ACTIONS", "CARDS", "DEFAULT_HAND_LIMIT", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_BIDS", "MIN_PLAYERS",
+    "ACTIONS", "BIG_JOKER", "EVERY_CARD", "JOKER", "JOKERS", "LITTLE_JOKER", "VARIANTS",
+    "Point", "RefusedCombination", "Variant", "VariantRules",
+    "CARDS", "DEFAULT_HAND_LIMIT", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_BIDS", "MIN_PLAYERS",
     "PASS_CODE", "TARGETS", "Action", "Bid", "BidMade", "Card", "CardPlayed", "CardsDrawn", "DealerChosen",
     "Draw", "Event", "Game", "GameState", "GameWon", "HandDealt", "HandResult", "HandScored",
     "HandThrownIn", "IllegalActionError", "LowRule", "NotYourTurnError", "Outcome", "Pass", "Passed",
     "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
     "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
     "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view", "winning_seat",
+    "is_trump", "suit_cards", "suit_of",
 ]

@@ -1,7 +1,9 @@
-"""A player's actions: pass, bid 1-4, play a card; their codes and text forms.
+"""A player's actions: pass, bid, play a card; their codes and text forms.
 
 Every action has a small integer code, used by the engine's fast core and by
-search bots: ``0``-``51`` play that card, ``52`` passes, ``53``-``56`` bid 1-4.
+search bots: ``0``-``51`` play that card, ``52`` passes, ``53``-``62`` bid 1-10 (a variant's
+bid range decides which are ever legal), ``63``-``65`` play a joker (``JK``, ``BJ``, ``LJ``):
+a play's code is always its card's index.
 The text forms are ``pass``, ``bid 2`` and ``play 10H``; :func:`parse_action`
 reads them back, and ``str(action)`` writes them.
 """
@@ -11,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from setback.engine.cards import CARDS, Card
+from setback.engine.cards import CARDS, JOKERS, Card
+from setback.engine.variants import TOP_BID
 
 PASS_CODE: Final = 52
 """The code of a pass; a bid of ``n`` is ``PASS_CODE + n``; a play is the card's index."""
 
-MAX_BID: Final = 4
+MAX_BID: Final = TOP_BID
+"""The highest bid of any variant (each variant's own range is in :mod:`setback.engine.variants`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,8 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """Bid to win at least ``amount`` (1-4) of the hand's points."""
+    """Bid to win at least ``amount`` of the hand's points (1 to :data:`MAX_BID`; the table's
+    variant and options say which amounts are legal)."""
 
     amount: int
     code: int = field(init=False, repr=False, compare=False)
@@ -67,6 +72,7 @@ ACTIONS: Final[tuple[Action, ...]] = (
     *(Play(card) for card in CARDS),
     Pass(),
     *(Bid(n) for n in range(1, MAX_BID + 1)),
+    *(Play(card) for card in JOKERS),
 )
 """Every action, indexed by its code."""
 

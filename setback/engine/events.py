@@ -32,9 +32,9 @@ class WinReason(Enum):
     HIGHEST_SCORE = "highest_score"
     """Other sides reached the target and this one has the highest score alone."""
     SMUDGE = "smudge"
-    """(smudge option) The pitcher bid 4 and won all four points."""
+    """(smudge option) The pitcher made the top bid (4; a variant's own) and made it."""
     SMUDGE_FAILED = "smudge_failed"
-    """(smudge option, two sides) The pitcher bid 4 and failed, losing at once."""
+    """(smudge option, two sides) The pitcher made the top bid and failed, losing at once."""
     HAND_LIMIT = "hand_limit"
     """The table's hand limit was reached and this side has the highest score alone."""
 
@@ -128,9 +128,10 @@ class TrickWon:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The scoring of one played hand (RULES.md, "Scoring a hand").
+    """The scoring of one played hand (RULES.md, "Scoring a hand" and "Variants").
 
-    ``high`` and ``low`` are the seats that were dealt the highest and lowest trump;
+    ``high`` and ``low`` are the seats that were dealt the highest and lowest natural trump
+    (None, with their cards, when no natural trump was dealt: a pitched joker can do that);
     ``jack`` is the seat that captured the jack of trump (None when it was not dealt);
     ``game`` is the side that took Game (None when nobody did). ``points`` are what each
     side won, ``deltas`` what each side's score changed by, ``scores`` the scores after.
@@ -147,10 +148,10 @@ class HandResult:
     pitcher: int
     bid: int
     trump: Suit
-    high: int
-    high_card: Card
-    low: int
-    low_card: Card
+    high: int | None
+    high_card: Card | None
+    low: int | None
+    low_card: Card | None
     jack: int | None
     game: int | None
     game_pips: tuple[int, ...]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from setback.engine.actions import ACTIONS, Action
-from setback.engine.cards import CARDS, Card, Suit
+from setback.engine.cards import CARD_AT, Card, Suit
 from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
     BidMade,
@@ -250,7 +250,7 @@ class Game:
         over = state.phase is Phase.GAME_OVER
         to_act = None if over else state.to_act
         leader = state.leader if state.trick else 0
-        trick = tuple(Draw((leader + i) % state.players, CARDS[c]) for i, c in enumerate(state.trick))
+        trick = tuple(Draw((leader + i) % state.players, CARD_AT[c]) for i, c in enumerate(state.trick))
         return View(
             seat=seat,
             rules=self.rules,

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from setback.engine.actions import ACTIONS, parse_action
-from setback.engine.cards import CARDS, Card, Suit
+from setback.engine.cards import CARD_AT, Card, Suit
 from setback.engine.events import (
     BidMade,
     CardPlayed,
@@ -29,6 +29,7 @@ from setback.engine.events import (
 )
 from setback.engine.game import Game, Setup
 from setback.engine.rules import LowRule, Rules
+from setback.engine.variants import Variant
 
 RECORD_VERSION = 1
 
@@ -64,8 +65,8 @@ def plain(value: Any) -> Any:
 _AS_IS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
 """The types :func:`plain` gives back as they are (a record holds many of them)."""
 _FIELDS: dict[type, tuple[str, ...]] = {}
-_CARD_TEXT: tuple[str, ...] = tuple(map(str, CARDS))
-"""Each card's text form, by its index (a record spells out a few hundred cards)."""
+_CARD_TEXT: tuple[str, ...] = tuple(str(CARD_AT[code]) if code in CARD_AT else "" for code in range(max(CARD_AT) + 1))
+"""Each card's text form, by its index (a record spells out a few hundred cards; no card has a gap's code)."""
 _ACTION_TEXT: tuple[str, ...] = tuple(map(str, ACTIONS))
 """Each action's text form, by its code."""
 """Each dataclass :func:`plain` has met, with its fields' names (looked up once a class)."""
@@ -76,6 +77,8 @@ def rules_of(data: dict[str, Any]) -> Rules:
     record leaves out (one written before the option existed) has its default."""
     if "low" in data:
         data = {**data, "low": LowRule(data["low"])}
+    if "variant" in data:
+        data = {**data, "variant": Variant(data["variant"])}
     return Rules(**data)
 
 

@@ -15,10 +15,11 @@ shuffle and every cut, and nothing else.
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Final
 
-from setback.engine.actions import MAX_BID, PASS_CODE
-from setback.engine.cards import CARDS, Suit
+from setback.engine.actions import PASS_CODE
+from setback.engine.cards import CARD_AT, CARDS, Card, Suit
 from setback.engine.deck import cards_of, shuffled_deck
 from setback.engine.events import (
     BidMade,
@@ -40,54 +41,55 @@ from setback.engine.events import (
     TrumpPitched,
     WinReason,
 )
-from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, MIN_BIDS, LowRule, Rules
+from setback.engine.rules import HAND_SIZE, MAX_PLAYERS, LowRule, Rules
 from setback.engine.tables import (
-    JACK_OF,
+    JOKER_SHIFT,
     PIPS_BY_SUIT_BITS,
     PLAYS_BY_SUIT,
     SHIFT,
-    STRENGTH,
     SUIT_BITS,
     SUIT_MASK,
+    TABLES,
+    TrumpTables,
+    VariantTables,
+    codes_of,
 )
+from setback.engine.variants import Point
 
 _BIDDING: Final = Phase.BIDDING
 _PLAYING: Final = Phase.PLAYING
 _OVER: Final = Phase.GAME_OVER
 _CLUBS, _DIAMONDS, _HEARTS, _SPADES = PLAYS_BY_SUIT
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
+_PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
-_PLAYED: Final = tuple(tuple(CardPlayed(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
-_LAID: Final = tuple(tuple(Draw(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
+_PLAYED: Final = tuple({code: CardPlayed(seat, card) for code, card in CARD_AT.items()} for seat in range(MAX_PLAYERS))
+_LAID: Final = tuple({code: Draw(seat, card) for code, card in CARD_AT.items()} for seat in range(MAX_PLAYERS))
 """The events of the hot loop, made once: events are immutable, so a play's event is shared."""
 
 BidTable = tuple[tuple[int, ...], ...]
 """The legal bidding codes, indexed by the highest bid so far (0: none yet)."""
 
 
-def _bids_above(high: int, min_bid: int) -> tuple[int, ...]:
-    return tuple(range(PASS_CODE + max(high + 1, min_bid), PASS_CODE + MAX_BID + 1))
+def _bids_above(high: int, lowest: int, top: int) -> tuple[int, ...]:
+    return tuple(range(PASS_CODE + max(high + 1, lowest), PASS_CODE + top + 1))
 
 
-def _bid_tables(min_bid: int, forced: bool, steal: bool) -> tuple[BidTable, BidTable]:
-    """RULES.md, "Bidding" and "Club options": the legal bids of a seat before the dealer, and
-    of the dealer, by the highest bid so far. A forced dealer whom everyone passed bids
-    ``min_bid`` to 4; with the steal, a dealer after a bid may also bid the highest so far."""
-    others = tuple((PASS_CODE, *_bids_above(high, min_bid)) for high in range(MAX_BID + 1))
+@cache
+def _bid_tables(lowest: int, top: int, forced: bool, steal: bool) -> tuple[BidTable, BidTable]:
+    """RULES.md, "Bidding", "Club options" and "Variants": the legal bids of a seat before the
+    dealer, and of the dealer, by the highest bid so far, when bids are ``lowest`` to ``top``.
+    A forced dealer whom everyone passed bids ``lowest`` to ``top``; with the steal, a dealer
+    after a bid may also bid the highest so far."""
+    others = tuple((PASS_CODE, *_bids_above(high, lowest, top)) for high in range(top + 1))
     dealer = list(others)
     if forced:
-        dealer[0] = _bids_above(0, min_bid)
+        dealer[0] = _bids_above(0, lowest, top)
     if steal:
-        for high in range(1, MAX_BID + 1):
-            dealer[high] = (PASS_CODE, PASS_CODE + high, *_bids_above(high, min_bid))
+        for high in range(1, top + 1):
+            dealer[high] = (PASS_CODE, PASS_CODE + high, *_bids_above(high, lowest, top))
     return others, tuple(dealer)
-
-
-_BID_TABLES: Final[dict[tuple[int, bool, bool], tuple[BidTable, BidTable]]] = {
-    (low, forced, steal): _bid_tables(low, forced, steal)
-    for low in MIN_BIDS for forced in (False, True) for steal in (False, True)
-}
 
 
 class GameState:
@@ -112,6 +114,17 @@ class GameState:
     dealer_bids: BidTable
     pitcher: int | None
     trump: int | None
+    tables: VariantTables
+    trump_tables: TrumpTables | None
+    suit_masks: tuple[int, int, int, int]
+    trump_mask: int
+    extras: int
+    follow_mask: int
+    lead_suit: tuple[int, ...]
+    lead_strength: tuple[tuple[int, ...], ...]
+    led: int
+    takers: dict[int, int]
+    watched: int
     trick: list[int]
     leader: int
     strength: tuple[int, ...]
@@ -119,10 +132,8 @@ class GameState:
     winner: int
     tricks_done: int
     captured: list[int]
-    jack_winner: int | None
-    high_card: int
-    low_card: int
-    low_taker: int
+    high_card: int | None
+    low_card: int | None
     outcome: Outcome | None
 
     __slots__ = (
@@ -131,15 +142,18 @@ class GameState:
         "dealer",
         "dealer_bids",
         "dealt",
+        "extras",
+        "follow_mask",
         "hand_number",
         "hands",
         "high_bid",
         "high_card",
-        "jack_winner",
+        "lead_strength",
+        "lead_suit",
         "leader",
+        "led",
         "log",
         "low_card",
-        "low_taker",
         "next_seat",
         "open_bids",
         "outcome",
@@ -152,10 +166,16 @@ class GameState:
         "side_of",
         "stolen",
         "strength",
+        "suit_masks",
+        "tables",
+        "takers",
         "to_act",
         "trick",
         "tricks_done",
         "trump",
+        "trump_mask",
+        "trump_tables",
+        "watched",
         "winner",
     )
 
@@ -183,7 +203,13 @@ class GameState:
         self.captured = [0] * rules.sides
         self.leader = self.winner = self.best = 0
         self.strength = ()
-        self.open_bids, self.dealer_bids = _BID_TABLES[(rules.min_bid, rules.forced_dealer_bid, rules.dealer_steal)]
+        self.open_bids, self.dealer_bids = _bid_tables(
+            rules.lowest_bid, rules.top_bid, rules.forced_dealer_bid, rules.dealer_steal
+        )
+        self.tables = TABLES[rules.variant]
+        self.led = self.follow_mask = self.trump_mask = self.extras = 0
+        self.suit_masks = _PRINTED
+        self.lead_suit = self.lead_strength = ()
 
     @classmethod
     def from_deal(
@@ -214,6 +240,8 @@ class GameState:
             if union & mask:
                 raise ValueError("a card was dealt twice")
             union |= mask
+        if union & ~TABLES[rules.variant].deck_mask:
+            raise ValueError(f"a card not in the {rules.variant.value} deck was dealt")
         self = cls(rules, seed, _bare=True)
         self._setup(rules, seed, log)
         if scores is not None:
@@ -271,10 +299,19 @@ class GameState:
         other.stolen = self.stolen
         other.open_bids = self.open_bids
         other.dealer_bids = self.dealer_bids
-        other.jack_winner = self.jack_winner
+        other.tables = self.tables
+        other.trump_tables = self.trump_tables
+        other.suit_masks = self.suit_masks
+        other.trump_mask = self.trump_mask
+        other.extras = self.extras
+        other.follow_mask = self.follow_mask
+        other.lead_suit = self.lead_suit
+        other.lead_strength = self.lead_strength
+        other.led = self.led
+        other.takers = self.takers.copy()
+        other.watched = self.watched
         other.high_card = self.high_card
         other.low_card = self.low_card
-        other.low_taker = self.low_taker
         other.leader = self.leader
         other.next_seat = self.next_seat
         other.outcome = self.outcome
@@ -312,18 +349,21 @@ class GameState:
         """The codes the seat to act may play, ascending; empty once the game is over."""
         if self.phase is _PLAYING:
             hand = self.hands[self.to_act]
-            trick = self.trick
-            if trick:
-                led = trick[0] // 13
-                follow = hand & SUIT_MASK[led]
+            if self.trick:
+                follow = hand & self.follow_mask
                 if follow:
-                    led_cards = PLAYS_BY_SUIT[led][follow >> SHIFT[led]]
+                    led = self.led
                     trump = self.trump
                     assert trump is not None
+                    if hand & self.extras:  # an off-card or a joker: trump, printed elsewhere or nowhere
+                        return codes_of(follow if trump == led else follow | hand & self.trump_mask)
+                    led_cards = PLAYS_BY_SUIT[led][follow >> SHIFT[led]]
                     if trump == led:
                         return led_cards
                     trumps = PLAYS_BY_SUIT[trump][hand >> SHIFT[trump] & SUIT_BITS]
                     return trumps + led_cards if trump < led else led_cards + trumps
+            if hand >> JOKER_SHIFT:
+                return codes_of(hand)
             return (
                 _CLUBS[hand & SUIT_BITS]
                 + _DIAMONDS[hand >> 13 & SUIT_BITS]
@@ -350,13 +390,12 @@ class GameState:
                 self.best = strength
                 self.winner = seat
         else:
-            led = code // 13
-            trump = self.trump
-            if trump is None:
-                trump = led
-                self._pitch(seat, led)
-            self.strength = STRENGTH[4 * trump + led]
-            self.best = self.strength[code]
+            if self.trump is None:
+                self._pitch(seat, self.tables.pitch_suit[code])
+            led = self.led = self.lead_suit[code]
+            self.follow_mask = self.suit_masks[led]
+            led_strength = self.strength = self.lead_strength[code]
+            self.best = led_strength[code]
             self.winner = self.leader = seat
         trick.append(code)
         if self.log is not None:
@@ -374,11 +413,10 @@ class GameState:
         for card in self.trick:
             taken |= 1 << card
         self.captured[self.side_of[winner]] |= taken
-        assert self.trump is not None
-        if taken >> JACK_OF[self.trump] & 1:
-            self.jack_winner = winner
-        if taken >> self.low_card & 1:
-            self.low_taker = winner
+        scoring = taken & self.watched
+        if scoring:
+            for card in codes_of(scoring):
+                self.takers[card] = winner
         self.tricks_done += 1
         if self.log is not None:
             leader = self.leader
@@ -418,14 +456,34 @@ class GameState:
                 self.log.append(PitcherChosen(self.pitcher, self.high_bid))
 
     def _pitch(self, seat: int, trump: int) -> None:
-        """The pitcher's first lead names ``trump``: the highest and lowest trumps in play are known."""
+        """The pitcher's first lead names ``trump``: the suits' members, the highest and lowest
+        natural trumps in play, and the cards whose capture scores are known."""
         self.trump = trump
+        tables = self.trump_tables = self.tables.by_trump[trump]
+        self.suit_masks = tables.suit_masks
+        self.trump_mask = tables.members
+        self.extras = tables.extras
+        self.lead_suit = tables.lead_suit
+        self.lead_strength = tables.lead_strength
         shift = SHIFT[trump]
-        trumps_dealt = 0
+        dealt = 0
         for mask in self.dealt:
-            trumps_dealt |= mask >> shift & SUIT_BITS
-        self.high_card = shift + trumps_dealt.bit_length() - 1
-        self.low_card = shift + (trumps_dealt & -trumps_dealt).bit_length() - 1
+            dealt |= mask
+        printed = dealt >> shift & SUIT_BITS
+        high = low = None
+        if printed:
+            high = shift + printed.bit_length() - 1
+            low = shift + (printed & -printed).bit_length() - 1
+        if dealt & tables.off_bit:  # the off-card ranks among the printed trumps
+            off = tables.off_bit.bit_length() - 1
+            below = tables.below_off
+            if not printed & ~below:
+                high = off
+            if not printed & below:
+                low = off
+        self.high_card = high
+        self.low_card = low
+        self.watched = tables.watched if low is None else tables.watched | 1 << low
         if self.log is not None:
             self.log.append(TrumpPitched(seat, Suit(trump)))
 
@@ -447,8 +505,9 @@ class GameState:
         """Shuffle, let the pone cut, and deal six to each seat, three at a time."""
         self.hand_number += 1
         rng = self.rng
-        deck = shuffled_deck(rng)
-        cut = rng.randrange(CUT_MIN, 53 - CUT_MIN)
+        fresh = self.tables.deck
+        deck = shuffled_deck(rng, fresh)
+        cut = rng.randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
         deck = deck[cut:] + deck[:cut]
         n = self.players
         hands = [0] * n
@@ -471,11 +530,13 @@ class GameState:
         self.stolen = False
         self.pitcher = None
         self.trump = None
-        self.high_card = self.low_card = self.low_taker = 0  # set when trump is named and Low is taken
+        self.trump_tables = None
+        self.high_card = self.low_card = None  # set when trump is named
+        self.takers = {}
+        self.watched = 0
         self.trick = []
         self.tricks_done = 0
         self.captured = [0] * len(self.scores)
-        self.jack_winner = None
         if self.log is not None:
             pone = (self.dealer - 1) % n
             self.log.append(
@@ -483,29 +544,38 @@ class GameState:
             )
 
     def _score_hand(self) -> None:
-        """Score the four points, apply the set-back and check for a winner."""
+        """Score the hand's points (High, Low, the variant's card points, Game), apply the
+        set-back and check for a winner."""
         rules = self.rules
-        trump = self.trump
+        tables = self.trump_tables
         pitcher = self.pitcher
-        assert trump is not None and pitcher is not None
+        assert tables is not None and pitcher is not None
         side_of = self.side_of
-        high_card = self.high_card
-        low_card = self.low_card
-        high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
-        low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
-        low_taker = self.low_taker
+        takers = self.takers
         sides = len(self.scores)
         points = [0] * sides
-        points[side_of[high]] += 1
-        points[side_of[low_taker if rules.low is LowRule.CAPTURED else low]] += 1
-        jack = self.jack_winner
-        if jack is not None:
-            points[side_of[jack]] += 1
+        high_card = self.high_card
+        low_card = self.low_card
+        high = low = low_taker = None
+        if high_card is not None and low_card is not None:
+            high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
+            low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
+            low_taker = takers[low_card]
+            low_seat = low_taker if rules.low is LowRule.CAPTURED else low
+            points[side_of[high]] += 1
+            points[side_of[low_seat]] += 1
+        jack = None
+        for point, value, card in tables.point_cards:
+            taker = takers.get(card)
+            if taker is not None:
+                points[side_of[taker]] += value
+                if point is Point.JACK:
+                    jack = taker
         pips = [
             PIPS_BY_SUIT_BITS[m & SUIT_BITS]
             + PIPS_BY_SUIT_BITS[m >> 13 & SUIT_BITS]
             + PIPS_BY_SUIT_BITS[m >> 26 & SUIT_BITS]
-            + PIPS_BY_SUIT_BITS[m >> 39]
+            + PIPS_BY_SUIT_BITS[m >> 39 & SUIT_BITS]
             for m in self.captured
         ]
         pitcher_side = side_of[pitcher]
@@ -530,8 +600,8 @@ class GameState:
         if self.log is not None:
             result = HandResult(
                 hand_number=self.hand_number, dealer=self.dealer, pitcher=pitcher, bid=bid,
-                trump=Suit(trump), high=high, high_card=CARDS[high_card], low=low,
-                low_card=CARDS[low_card], jack=jack, game=game, game_pips=tuple(pips),
+                trump=Suit(tables.trump), high=high, high_card=_card(high_card), low=low,
+                low_card=_card(low_card), jack=jack, game=game, game_pips=tuple(pips),
                 points=tuple(points), set_back=not made, deltas=tuple(deltas), scores=tuple(scores),
                 stolen=self.stolen, low_captured_by=low_taker,
             )
@@ -549,7 +619,7 @@ class GameState:
         """RULES.md, "Winning" and the smudge option: who has won after this hand, if anyone."""
         scores = self.scores
         final = tuple(scores)
-        if self.rules.smudge and bid == MAX_BID:
+        if self.rules.smudge and bid == self.tables.rules.top_bid:
             if made:
                 return Outcome(pitcher_side, WinReason.SMUDGE, self.hand_number, final)
             if len(scores) == 2:
@@ -567,3 +637,7 @@ class GameState:
         if limit is not None and self.hand_number >= limit:
             return Outcome(leaders[0], WinReason.HAND_LIMIT, self.hand_number, final)
         return None
+
+
+def _card(code: int | None) -> Card | None:
+    return None if code is None else CARD_AT[code]

@@ -86,6 +86,8 @@ def rules_from_wire(rules: WireRules) -> Rules:
 
 
 def result_to_wire(r: HandResult) -> WireHandResult:
+    if r.high is None or r.low is None:
+        raise ValueError("a hand with no natural trump dealt (a variant's) has no wire form in this protocol version")
     return WireHandResult(
         hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid,
         trump=r.trump.letter, high=r.high, high_card=str(r.high_card), low=r.low,

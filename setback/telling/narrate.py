@@ -34,15 +34,19 @@ def side_name(rules: Rules, side: int, names: list[str]) -> str:
 def describe_result(result: HandResult, rules: Rules, names: list[str], ascii: bool = True) -> list[str]:
     """The lines of a hand's summary: who took High, Low (its captor with ``low`` captured), Jack
     and Game, and the bid (or the dealer's steal) made or set back."""
-    high, low_card = card_label(result.high_card, ascii), card_label(result.low_card, ascii)
-    low = f"{names[result.low]} ({low_card})"
-    taker = result.low_captured_by
-    if rules.low is LowRule.CAPTURED and taker is not None:
-        low = f"captured by {names[taker]} ({low_card}" + (
-            ")" if taker == result.low else f", dealt to {names[result.low]})"
-        )
+    if result.high is None or result.low is None or result.high_card is None or result.low_card is None:
+        high_low = "  High, Low: nobody (no natural trump dealt)"
+    else:
+        low_card = card_label(result.low_card, ascii)
+        low = f"{names[result.low]} ({low_card})"
+        taker = result.low_captured_by
+        if rules.low is LowRule.CAPTURED and taker is not None:
+            low = f"captured by {names[taker]} ({low_card}" + (
+                ")" if taker == result.low else f", dealt to {names[result.low]})"
+            )
+        high_low = f"  High: {names[result.high]} ({card_label(result.high_card, ascii)})   Low: {low}"
     lines = [
-        f"  High: {names[result.high]} ({high})   Low: {low}",
+        high_low,
         "  Jack: " + (names[result.jack] if result.jack is not None else "not dealt")
         + "   Game: "
         + (side_name(rules, result.game, names) if result.game is not None else "nobody")
