@@ -186,7 +186,7 @@ def test_every_builtin_bot_plays_every_variant_to_the_end(variant: Variant) -> N
         specs = (*specs, "random")
     result = play_match(MatchPlan(specs, rules, 3, seed=5))
     assert result.games == 3
-    assert all(s.clock.errors == 0 and s.clock.timeouts == 0 for s in result.stats)
+    assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)
 
 
 STEAL_DEAL = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C")

@@ -38,6 +38,7 @@ class Host(Protocol):
 
     id: str
     games_played: int
+    requests: int
     seats: list[Seat]
     hears: Audience
     options: TableOptions
@@ -72,7 +73,6 @@ class Play:
         """The seats a stand-in bot played a decision of this game for (their ratings keep out of
         it). The game's actions themselves are the engine's and the journal's: kept once."""
         self.pending: Pending | None = None
-        self.requests = 0
         self.views = WireViews(game.rules)
         """Every seat's wire view of the game, fed with each of its events."""
         self.sent = 0
@@ -161,9 +161,9 @@ class Play:
         if to_act is None:
             self.host.decided(game)
             return
-        self.requests += 1
+        self.host.requests += 1
         seat = self.seats[to_act]
-        pending = Pending(self.requests, to_act, None)
+        pending = Pending(self.host.requests, to_act, None)
         self.pending = pending
         if listeners:
             limit_ms = self.clock.limit_ms(seat.bot is not None)
