@@ -49,7 +49,10 @@ def main() -> None:
         line.sendall((json.dumps(message) + "\n").encode())
 
     while True:
-        text = lines.readline()  # type: ignore[attr-defined]
+        try:
+            text = lines.readline()  # type: ignore[attr-defined]
+        except OSError:  # a cut line (reset by peer) is a dropped connection, as an end of file is
+            text = ""
         if not text:
             if "quits" in FAULTS or not seated:
                 sys.exit(1)

@@ -3,6 +3,7 @@ that gets things wrong on purpose fails the checks for what it gets wrong."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import sys
@@ -12,8 +13,8 @@ import pytest
 
 from setback.cli import main
 from setback.conformance import run_checks
-from setback.conformance.checks import CHECKS, SESSIONS, check_events, decide_kind
-from setback.conformance.sessions import Transcript
+from setback.conformance.checks import CHECKS, SESSIONS, check_drop, check_events, decide_kind, to_bot
+from setback.conformance.sessions import BotUnderTest, Transcript, play_session
 from setback.conformance.tap import Heard
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +87,23 @@ def test_a_bot_that_comes_back_without_its_token_fails_the_reconnection_checks()
     found = failed(f"cmd:{sys.executable} {BROKEN} no-token")
     assert {"dropped connection", "server restart"} <= found
     assert {"handshake", "bid", "follow", "ping", "3 players"}.isdisjoint(found)
+
+
+def test_a_session_ends_as_soon_as_the_bot_comes_back_without_its_token(tmp_path: Path) -> None:
+    """Its seat is held for the token alone, so the session is over for the bot at its tokenless
+    hello: it ends there, before the clock (10 s a decision) has timed the seat out four times and
+    put a stand-in in it, let alone played the game out (it once waited its whole 180 s); the
+    dropped-connection check still says what the bot did."""
+    bot = BotUnderTest(f"cmd:{sys.executable} {BROKEN} no-token")
+    session = SESSIONS[0]
+    transcript = asyncio.run(play_session(bot, session, tmp_path, 1))
+    assert not transcript.finished and transcript.ended_early is not None
+    assert "came back without its seat's token" in transcript.ended_early
+    assert next(to_bot(transcript.heard, "game_over"), None) is None
+    seats = [h.message["table"]["seats"][session.seat] for h in to_bot(transcript.heard, "table") if h.message]
+    assert seats and not any(seat["replaced_by_bot"] for seat in seats)
+    verdict = check_drop([transcript])
+    assert not verdict.passed and verdict.detail.startswith("came back without its seat's token: {")
 
 
 def test_a_bot_whose_hello_is_unreadable_fails_the_handshake_and_everything_after() -> None:

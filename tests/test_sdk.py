@@ -227,7 +227,9 @@ def test_a_bots_error_and_its_timeouts_are_logged_once_and_counted_always(capsys
     clocks = [play_with(Game(Rules(players=2), seed), [OftenWrongBot(seed), RandomBot(seed)], Limits(0.02))[1]
               for seed in (1, 2)]
     err = capsys.readouterr().err
-    assert err.count("bot error") == 1 and err.count("bot timed out") == 1 and "a bug in the bot's play" in err
+    said = [line for line in err.splitlines() if "bot=OftenWrongBot" in line]  # a loaded machine may time out RandomBot
+    assert sum("bot error" in line for line in said) == 1 and sum("bot timed out" in line for line in said) == 1
+    assert "a bug in the bot's play" in err
     assert all(c[0].errors > 1 and c[0].timeouts > 0 for c in clocks)
 
 

@@ -37,12 +37,11 @@ def cmd_bot(args: argparse.Namespace) -> int:
     creating = None
     if args.create:
         from setback.protocol.convert import rules_to_wire
-        from setback.protocol.messages import Clock as TableClock
-        from setback.protocol.messages import CreateTable
+        from setback.protocol.messages import Clock, CreateTable
 
         rules = rules_from(args, max(2, len(args.bots) + 1))
-        table_clock = TableClock() if args.clock is None else TableClock(decision_seconds=args.clock or None)
-        creating = CreateTable(id="create", rules=rules_to_wire(rules), clock=table_clock, bots=args.bots)
+        clock = Clock() if args.clock is None else Clock(decision_seconds=args.clock or None)
+        creating = CreateTable(id="create", rules=rules_to_wire(rules), clock=clock, bots=args.bots)
     seating = Seating(args.table or "", args.seat, args.invite, creating)
     deciding = DecisionStats()
     try:

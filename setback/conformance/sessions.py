@@ -88,7 +88,8 @@ class Transcript:
     heard: list[Heard]
     struck: list[Struck]
     ended_early: str | None = None
-    """How the bot ended before its games were over (exited, crashed), or None."""
+    """How the bot ended before its games were over (exited, crashed, came back without its
+    seat's token), or None."""
     finished: bool = False
     """Whether every game of the session was over in time."""
     replaced: dict[int, Replaced] = field(default_factory=dict)
@@ -109,6 +110,11 @@ class Faults(PassAll):
         self.held: list[dict[str, Any]] | None = None
         """While a resync is under way: the bot's lines held back until its decide came again."""
         self.resending: int | None = None
+        self.token: str | None = None
+        """The seat's token, as the server last gave it to the bot (in a ``welcome`` or ``joined``)."""
+        self.seat_lost = False
+        """Whether the bot said ``hello`` again without that token: the server holds the seat
+        for the token alone, so the bot has no part in the rest of the session."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _later(self, work: Awaitable[None]) -> None:
@@ -120,7 +126,10 @@ class Faults(PassAll):
         task.add_done_callback(self._tasks.discard)
 
     async def from_server(self, pipe: Pipe, message: dict[str, Any]) -> bool:
-        if message.get("type") != "decide":
+        kind = message.get("type")
+        if kind in ("welcome", "joined") and isinstance(token := message.get("token"), str):
+            self.token = token
+        if kind != "decide":
             return False
         request = int(message["request"])
         if self.resending == request and self.held is not None:  # the decide again, after the resync
@@ -164,6 +173,8 @@ class Faults(PassAll):
 
     async def from_bot(self, pipe: Pipe, message: dict[str, Any]) -> bool:
         kind = message.get("type")
+        if kind == "hello" and self.token is not None and message.get("token") != self.token:
+            self.seat_lost = True
         if kind == "pong" and message.get("nonce") == PING_NONCE:
             return True  # the answer to the tap's own ping: not the server's business
         if kind == "act" and self.refuse is not None and message.get("request") == self.refuse:
@@ -209,7 +220,9 @@ class BotUnderTest:
 
 
 async def play_session(bot: BotUnderTest, session: Session, folder: Path, seed: int) -> Transcript:
-    """Run ``session`` for ``bot``; the transcript, whatever the bot did."""
+    """Run ``session`` for ``bot``; the transcript, whatever the bot did. The session ends as
+    soon as its games are over, the bot has ended (its process exited), or the bot came back
+    without its seat's token (the seat is then lost to it), else after a minute and a minute a game."""
     config = ServerConfig(
         host="127.0.0.1", port=0, db=str(folder / f"{session.name.replace(' ', '-')}.sqlite3"),
         reconnect_grace=60, idle_timeout=3600,
@@ -249,11 +262,16 @@ async def play_session(bot: BotUnderTest, session: Session, folder: Path, seed: 
     def over() -> int:
         return sum(1 for h in tap.heard if h.sender == "server" and not h.to_server and h.type == "game_over")
 
+    def done() -> bool:
+        return over() >= session.games or playing.done() or faults.seat_lost
+
     try:
-        await tap.wait_for(lambda: over() >= session.games or playing.done(), 60.0 + 60.0 * session.games)
+        await tap.wait_for(done, 60.0 + 60.0 * session.games)
         transcript.finished = over() >= session.games
         if playing.done() and not transcript.finished:
             transcript.ended_early = _how(playing)
+        elif faults.seat_lost and not transcript.finished:
+            transcript.ended_early = "came back without its seat's token, so its seat was no longer its own"
     finally:
         for task in (playing, *others):
             task.cancel()
