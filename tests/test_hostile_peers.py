@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 import pytest
 from clocks import ManualClock, TimedEndpoint
 from test_server_errors import greeted
-from wire import Client, RawClient, play_until_over, running_server
+from wire import Client, RawClient, play_until_over, running_server, small_window
 
 from setback.protocol import Code
 from setback.server.app import Server
@@ -69,6 +70,48 @@ async def test_unread_output_past_the_servers_budget_cuts_the_biggest_holder() -
             await client.send(type="ping", id="p", nonce=1)
             await client.expect("pong", id="p")
         for client in (maker, nibbler, hog):
+            await client.close()
+
+
+async def test_a_tcp_peer_that_never_reads_is_counted_for_what_waits_and_dropped_past_its_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What the server writes for a TCP peer that has stopped reading waits in one backlog of
+    its own once the socket's buffer is full, not in ever more of the transport's, and that
+    backlog is counted: the peer's count grows far past what the transport holds, and past
+    the peer's limit (``max_write_buffer``) it is dropped with ``slow_peer_dropped`` saying
+    what it held, while a peer who reads is served. (Queued in the transport line by line,
+    250 such peers cost five times what the server counted.)"""
+    quick = {"message_burst": 10**6, "max_messages_per_second": 10**6, "max_tables_awaiting_maker": 40}
+    limit = 8 * 1024**2
+    async with running_server(max_write_buffer=limit, max_unread_output=64 * 1024**2, **quick) as server:
+        maker = await greeted(server.port, "maker")
+        for i in range(40):
+            await maker.send(type="create_table", id=i, name=f"a table with a long name, number {i:3}",
+                             rules={"players": 7})
+            await maker.expect("table", id=i)
+        slow = RawClient(*await small_window(server.port))
+        await slow.hello("slow")
+        slow.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        peer = next(c for c in server.connections if c.name == "slow")
+        in_transport = counted = 0
+        with contextlib.suppress(ConnectionError):  # the server resets the connection it drops
+            for i in range(2000):  # each reply lists 40 tables of 7 seats: ~50 KB
+                await slow.send(type="list_tables", id=i)
+                await maker.send(type="ping", id=f"turn {i}", nonce=i)
+                await maker.expect("pong", id=f"turn {i}")  # the turn that answered slow is written out
+                transport = peer.transport
+                if transport is None:
+                    break
+                assert peer.held >= transport.get_write_buffer_size()
+                in_transport = max(in_transport, transport.get_write_buffer_size())
+                counted = max(counted, peer.held)
+        assert not connected(server, "slow")
+        assert in_transport < limit / 4, "what waits beyond the socket's buffer waits in the backlog"
+        assert counted > in_transport + limit / 2, "and the backlog is counted"
+        said = re.search(r"slow_peer_dropped .*name=slow .*unread=(\d+)", capsys.readouterr().err)
+        assert said is not None and int(said[1]) > limit
+        for client in (maker, slow):
             await client.close()
 
 

@@ -20,8 +20,12 @@ from typing import Any
 import pytest
 import trustme
 import websockets
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from wire import RawClient, WsClient, running_server, running_web_server, web_port
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
+from wire import RawClient, WsClient, running_server, running_web_server, small_window, web_port
 
 from setback.cli import build_parser
 from setback.commands.common import rules_from
@@ -113,6 +117,101 @@ async def test_a_page_under_a_rebound_dns_name_may_not_open_the_socket() -> None
             assert await upgrade_status(port, host, origin) == 403, (host, origin)
         for own in ("127.0.0.1", "localhost", "clubhouse", "CLUBHOUSE", advertise.mdns_host()):
             assert await upgrade_status(port, f"{own}:{port}", f"http://{own}:{port}") == 101, own
+
+
+async def test_a_flood_of_websocket_pings_is_a_flood() -> None:
+    """A WebSocket ping is answered by the transport itself, yet it pays the rate limit as a
+    message does: a flood of them is told ``rate_limited`` and closed (ten peers pinging as
+    fast as they could took the server from 113 MB to 2.5 GB)."""
+    async with running_web_server(message_burst=20, max_messages_per_second=5, flood_close_after=100) as server:
+        client = await WsClient.connect(web_port(server))
+        await client.hello("pinger")
+        for i in range(300):
+            await client.websocket.ping(b"%d" % i)
+        assert await client.closed()
+        assert [m["fatal"] for m in client.received if m.get("code") == Code.RATE_LIMITED][-1:] == [True]
+
+
+class DeafSocket:
+    """A WebSocket spoken frame by frame (``websockets``' sans-I/O client) over a TCP socket
+    with a small receive buffer: a peer that can stop reading, and then see every frame it
+    was sent, control frames included."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, protocol: ClientProtocol) -> None:
+        self.reader, self.writer, self.protocol = reader, writer, protocol
+
+    @classmethod
+    async def open(cls, port: int) -> DeafSocket:
+        reader, writer = await small_window(port)
+        protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{SOCKET_PATH}"), max_size=2**22)
+        deaf = cls(reader, writer, protocol)
+        protocol.send_request(protocol.connect())
+        deaf.flush()
+        while protocol.state is State.CONNECTING:
+            protocol.receive_data(await reader.read(65536))
+        assert protocol.handshake_exc is None
+        return deaf
+
+    def flush(self) -> None:
+        self.writer.write(b"".join(self.protocol.data_to_send()))
+
+    def send(self, **message: Any) -> None:
+        self.protocol.send_text(json.dumps(message).encode())
+        self.flush()
+
+    def ping(self, payload: bytes) -> None:
+        self.protocol.send_ping(payload)
+        self.flush()
+
+    async def frames(self) -> list[Frame]:
+        """The frames that have come since last asked (waiting for at least one)."""
+        while not (frames := [e for e in self.protocol.events_received() if isinstance(e, Frame)]):
+            self.protocol.receive_data(await asyncio.wait_for(self.reader.read(2**20), 10))
+        return frames
+
+
+async def test_a_peer_that_does_not_read_gets_only_its_latest_pong() -> None:
+    """While a WebSocket peer does not read, the pongs to its pings are not piled up for it:
+    the one answering its latest ping waits (RFC 6455 lets the latest alone be answered),
+    and comes first when it reads again, then what waited for it."""
+    quick = {"message_burst": 10**6, "max_messages_per_second": 10**6, "max_tables_awaiting_maker": 40}
+    async with running_web_server(max_write_buffer=64 * 1024**2, max_unread_output=256 * 1024**2, **quick) as server:
+        maker = await RawClient.connect(server.port)
+        await maker.hello("maker")
+        for i in range(40):
+            await maker.send(type="create_table", id=i, name=f"a table with a long name, number {i:3}",
+                             rules={"players": 7})
+            await maker.expect("table", id=i)
+        deaf = await DeafSocket.open(web_port(server))
+        deaf.send(type="hello", version="1.3", name="deaf")
+        assert any(b'"welcome"' in f.data for f in await deaf.frames())
+        deaf.writer.transport.pause_reading()  # type: ignore[attr-defined]
+        peer = next(c for c in server.connections if c.name == "deaf")
+
+        async def turn(i: int) -> None:  # what the server answered so far is written out
+            await maker.send(type="ping", id=f"turn {i}", nonce=i)
+            await maker.expect("pong", id=f"turn {i}")
+
+        for i in range(2000):  # until the socket is full and the replies wait in the backlog
+            deaf.send(type="list_tables", id=i)
+            await turn(i)
+            assert peer.transport is not None
+            if peer.held > peer.transport.get_write_buffer_size() + 1024**2:
+                break
+        for i in range(50):
+            deaf.ping(b"ping %d" % i)
+        deaf.send(type="ping", id="last", nonce=4242)
+        await turn(-1)
+        deaf.writer.transport.resume_reading()  # type: ignore[attr-defined]
+        pongs: list[bytes] = []
+        while True:
+            frames = await deaf.frames()
+            pongs += [bytes(f.data) for f in frames if f.opcode is Opcode.PONG]
+            if any(b'"nonce":4242' in f.data for f in frames):
+                break
+        assert pongs == [b"ping 49"]
+        deaf.writer.close()
+        await maker.close()
 
 
 async def test_a_binary_frame_is_malformed_and_the_connection_stays() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -53,6 +54,17 @@ async def running_web_server(**settings: Any) -> AsyncIterator[Server]:
 def web_port(server: Server) -> int:
     """The port of the browser table of a server started by :func:`running_web_server`."""
     return _web_ports[id(server)]
+
+
+async def small_window(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Streams to ``port`` on a socket whose receive buffer is small (4 KiB): a peer that stops
+    reading soon fills its side of the connection, and what the server sends it then waits
+    on the server (a peer's real socket lets several megabytes through first)."""
+    probe = socket.socket()
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    probe.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(probe, ("127.0.0.1", port))
+    return await asyncio.open_connection(sock=probe, limit=2**22)
 
 
 class Client:
