@@ -404,6 +404,33 @@ async def test_after_a_restart_the_clock_waits_for_the_player_to_be_back(tmp_pat
         await b.close()
 
 
+async def test_a_tables_chat_comes_back_after_a_restart_as_after_a_reconnection(tmp_path: Path) -> None:
+    """A snapshot recalls the table's latest chat lines: after a server restart the same as
+    after a dropped connection (the records keep them)."""
+    db = tmp_path / "club.sqlite3"
+    server = await _restarted(db, ManualClock())
+    a, b, _ = await start_duel(server.port, bot_chat=True)
+    said = ["good luck", "you too", "shuffle well"]
+    for n, text in enumerate(said):
+        speaker = (a, b)[n % 2]
+        await speaker.send(type="chat", id=10 + n, scope="table", text=text)
+        await speaker.expect("chat", id=10 + n)
+    await b.send(type="resync", id="r")
+    before = (await b.expect("snapshot", id="r"))["chat"]
+    assert [line["text"] for line in before] == said
+    token = next(m for m in b.received if m["type"] == "joined")["token"]
+    await server.stop()
+    server = await _restarted(db, ManualClock())
+    try:
+        back = await greeted(server.port, "b", token=token)
+        assert (await back.expect("snapshot"))["chat"] == before
+        await back.close()
+    finally:
+        await server.stop()
+        await a.close()
+        await b.close()
+
+
 async def _first_decide(clients: dict[int, RawClient]) -> tuple[dict[str, Any], int]:
     for seat, client in clients.items():
         with contextlib.suppress(TimeoutError):

@@ -463,3 +463,17 @@ def test_the_wal_starts_over_while_commits_never_pause(tmp_path: Path, monkeypat
     assert restarts == WAL_RESTARTS, (
         f"the WAL started over {restarts} times, then not in {since_restart} commits: it holds {size} bytes"
     )
+
+
+def test_a_tables_chat_reads_back_its_latest_lines_oldest_first(tmp_path: Path) -> None:
+    """What a snapshot recalls after a restart: the table's own lines (not the lobby's, not
+    another table's), the latest ``limit`` of them, in the order they were said."""
+    store = Store(tmp_path / "chat.sqlite3")
+    for n in range(60):
+        store.add_chat("t1", "table", f"p{n % 3}", f"line {n}")
+        store.add_chat("t2", "table", "other", f"elsewhere {n}")
+        store.add_chat(None, "lobby", "p0", f"lobby {n}")
+    store.commit()
+    assert store.table_chat("t1", 50) == [(f"p{n % 3}", f"line {n}") for n in range(10, 60)]
+    assert store.table_chat("t3", 50) == []
+    store.close()

@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
+from clocks import ManualClock, TimedClient
 from test_match_cli import run_cli
-from wire import RawClient, running_server
+from wire import running_server
 
 
 def test_watch_tells_the_cards_with_their_suits_symbols_or_in_letters(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,8 +42,8 @@ def test_watch_waits_its_pace_between_lines_but_not_for_json(
 
 async def a_game_on_the_clock(db: Path) -> None:
     """A smudge game of two, one seat a person who never answers: the clock moves for them."""
-    async with running_server(db=str(db)) as server:
-        player = await RawClient.connect(server.port)
+    async with running_server(clock := ManualClock(), db=str(db)) as server:
+        player = await TimedClient.on(server, clock)
         await player.hello("ada", kind="human")
         await player.send(type="create_table", id=1, rules={"players": 2, "target": 7, "smudge": True},
                           bots=["random"], clock={"decision_seconds": 0.02, "bot_after_timeouts": None})

@@ -39,7 +39,8 @@ class Audience:
         """The table's chairs (the seat book's list, shared)."""
         self.spectators: set[Peer] = set()
         self.chat: deque[ChatLine] = deque(maxlen=RECALLED_CHAT)
-        """The latest lines said at the table, oldest first (what a snapshot recalls)."""
+        """The latest lines said at the table, oldest first (what a snapshot recalls; after a restart,
+        the records' latest, :meth:`recall`)."""
         self._recipients: Recipients | None = None
         self._listening: Recipients | None = None
 
@@ -105,3 +106,7 @@ class Audience:
     def heard(self, sender: str, text: str) -> None:
         """A line of chat was said here: a snapshot recalls the latest (:data:`RECALLED_CHAT`)."""
         self.chat.append(ChatLine(sender=sender, text=text))
+
+    def recall(self, lines: list[tuple[str, str]]) -> None:
+        """The lines said here before a restart, oldest first (sender, text), as the records kept them."""
+        self.chat.extend(ChatLine(sender=sender, text=text) for sender, text in lines)

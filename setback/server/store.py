@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS chat (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id TEXT, scope TEXT NOT NULL, sender TEXT NOT NULL,
     text TEXT NOT NULL, at REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS chat_of_table ON chat (table_id, id);
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT PRIMARY KEY, rating REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL
 );
@@ -723,6 +724,17 @@ class Store:
             "INSERT INTO chat (table_id, scope, sender, text, at) VALUES (?, ?, ?, ?, ?)",
             (table_id, scope, sender, text, time.time()),
         )
+
+    def table_chat(self, table_id: str, limit: int) -> list[tuple[str, str]]:
+        """The latest ``limit`` lines said at the table, oldest first, each as (sender, text):
+        what a snapshot recalls, after a restart as before it. A line a damaged file holds as
+        anything but text is left out."""
+        self.commit()
+        rows = self.db.execute(
+            "SELECT sender, text FROM chat WHERE table_id = ? AND scope = 'table' ORDER BY id DESC LIMIT ?",
+            (table_id, limit),
+        ).fetchall()
+        return [(sender, text) for sender, text in reversed(rows) if isinstance(sender, str) and isinstance(text, str)]
 
     def save_rating(self, player: str, rating: float, games: int, wins: int) -> None:
         self._ratings[player] = (rating, games, wins)

@@ -19,7 +19,7 @@ from setback.engine import Game, plain
 from setback.protocol import Code
 from setback.protocol.convert import outcome_to_wire, rules_to_wire
 from setback.protocol.messages import Error, GameOver, RequestId, TableInfo
-from setback.server.audience import Audience
+from setback.server.audience import RECALLED_CHAT, Audience
 from setback.server.peer import Peer
 from setback.server.play import Play
 from setback.server.seatbook import SeatBook
@@ -192,7 +192,8 @@ class Table:
     def restore(self, row: TableRow) -> None:
         """Take back the seats and the unfinished game of a table read from the store.
 
-        Nobody is connected yet: every player's seat waits the grace period for its token;
+        Nobody is connected yet: every player's seat waits the grace period for its token, and
+        the table's latest chat lines are recalled from the records;
         the unfinished game is replayed from its seed and actions, each by the seat that
         took it, to exactly where it stood, and the seat to act is asked again (with a new
         request number and a fresh clock). Records this table cannot play on (an action
@@ -203,6 +204,7 @@ class Table:
         game = None if saved is None else replay(Game(self.options.rules, saved.seed), saved.actions)
         self.book.take_back(row.seats)
         self.games_played = row.games_played
+        self.hears.recall(self.store.table_chat(self.id, RECALLED_CHAT))
         self.book.hold_all()  # between games too: a player who never comes back frees the seat
         if saved is not None and game is not None:
             self.play = Play(self, game, saved.id, set(stood_in_seats(saved.actions)))
