@@ -151,7 +151,8 @@ class TimedClient(RawClient):
                 if self._reading is None:
                     self._reading = asyncio.ensure_future(super()._read_wire(timeout))
                 timer = asyncio.ensure_future(self.clock.timer_set())
-                await asyncio.wait({self._reading, timer}, return_when=asyncio.FIRST_COMPLETED)
+                racing: set[asyncio.Future[Any]] = {self._reading, timer}
+                await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
                 timer.cancel()
                 if self._reading.done():
                     message, self._reading = self._reading.result(), None
@@ -188,7 +189,7 @@ class TimedEndpoint(Endpoint):
     def of(cls, server: Server, clock: ManualClock) -> TimedEndpoint:
         return cls("tcp", server.port, server, clock)
 
-    async def connect(self) -> TimedClient:  # type: ignore[override]
+    async def connect(self) -> TimedClient:
         return await TimedClient.on(self.server, self.clock)
 
 

@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import websockets
 from websockets.asyncio.client import ClientConnection
@@ -27,7 +27,7 @@ _web_ports: dict[int, int] = {}
 
 
 @asynccontextmanager
-async def running_server(time: TimeSource | None = None, **settings: Any) -> AsyncIterator[Server]:
+async def running_server(time: TimeSource | None = None, /, **settings: Any) -> AsyncIterator[Server]:
     """A server on 127.0.0.1, port 0, stopped afterwards, its tables on ``time`` (a test's
     ``clocks.ManualClock``) or the loop's. Its bots do not wait for people to see their moves
     (``bot_pace`` 0) unless ``settings`` say so."""
@@ -143,7 +143,7 @@ class RawClient(Client):
         self.writer = writer
 
     @classmethod
-    async def connect(cls, port: int) -> RawClient:
+    async def connect(cls, port: int) -> Self:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**21)
         return cls(reader, writer)
 
