@@ -189,9 +189,12 @@ def teams_asked(args: argparse.Namespace, sides: int) -> int | None:
 
 def bot_players(args: argparse.Namespace) -> int:
     """The players of a match of ``args.bots`` when ``--players`` is not given: one a bot, or
-    with ``--teams T`` (or a partnership variant) and one bot a side, two a side."""
+    with ``--teams T`` and one bot a side, two a side; in a variant played in partnerships only
+    (without ``--teams``), one a bot when they make pairs (4 or 6 bots), else one a side."""
     bots = len(args.bots)
-    return 2 * bots if teams_asked(args, bots) == bots else bots
+    if args.teams is None and VARIANTS[Variant(args.variant)].partnerships_only:
+        return bots if bots % 2 == 0 and bots >= 4 else 2 * bots
+    return 2 * bots if args.teams and bots == args.teams else bots
 
 
 

@@ -50,7 +50,7 @@ from setback.protocol.messages import (
 )
 from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
-from setback.server.ratings import rating_name, update_ratings
+from setback.server.ratings import rating_key, rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
@@ -422,7 +422,7 @@ class Lobby:
         if not (table.options.rated and table.options.seed is None) or game.outcome is None:
             return
         rules = game.rules
-        names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
+        names = [rating_key(rating_name(s.kind, s.name, s.builtin), rules.variant) for s in table.seats]
         sides = [rules.side_of(s) for s in range(rules.players)]
         update_ratings(self.store, names, sides, game.outcome.winner, frozenset(table.stood_in))
 

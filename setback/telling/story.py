@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from setback.engine import DEFAULT_HAND_LIMIT, Card, Suit
+from setback.engine import DEFAULT_HAND_LIMIT, Card, Point, Suit
 from setback.protocol.messages import (
     BidEvent,
     CardPlayedEvent,
@@ -218,9 +218,23 @@ def result_lines(
         (verdict,),
         high_low_words(result, rules, names),
         (f"Jack: {jack}   Game: {game}",),
+        *([(f"Points: {more}",)] if (more := more_points(result, names)) else []),
         (f"Game pips: {pips}",),
         *([(f"Score: {totals}",)] if scores else []),
     ]
+
+
+def more_points(result: WireHandResult, names: Sequence[str]) -> str:
+    """The points a variant adds to High, Low, Jack and Game, each with who took it:
+    ``Off-jack ann · Three (3) bob``; empty in the standard game."""
+    return " · ".join(
+        f"{Point(a.point).words}{f' ({a.value})' if a.value > 1 else ''} {names[a.seat]}"
+        for a in result.awards if a.point not in BASIC_POINTS and a.seat is not None
+    )
+
+
+BASIC_POINTS = frozenset({"high", "low", "jack", "game"})
+"""The points every variant has, which the summary names on their own lines."""
 
 
 def high_low_words(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> Line:
