@@ -134,3 +134,28 @@ def test_match_help_names_only_the_options_match_has(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         main(["match", "--help"])
     assert "--bots" not in capsys.readouterr().out
+
+
+REFUSED_COMBINATIONS = [
+    (("--variant", "pedro", "--teams", "0"), ("--variant", "--teams", "pedro")),
+    (("--variant", "ten_point", "--min-bid", "2"), ("--variant", "--min-bid", "min_bid 2")),
+]
+COMMANDS_WITH_TABLES = [
+    ("match", "heuristic", "random"),
+    ("watch", "heuristic", "random"),
+    ("tournament", "heuristic", "random"),
+    ("play", "--bots", "1"),
+    ("bot", "random", "--create", "--server", "127.0.0.1:9"),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS_WITH_TABLES, ids=lambda c: c[0])
+@pytest.mark.parametrize(("flags", "named"), REFUSED_COMBINATIONS, ids=["pedro-cutthroat", "ten_point-min_bid"])
+def test_a_refused_combination_of_table_options_names_both(
+    capsys: pytest.CaptureFixture[str], command: tuple[str, ...], flags: tuple[str, ...], named: tuple[str, ...]
+) -> None:
+    """RULES.md refuses a cutthroat pedro table and ten_point with --min-bid 2: every command that
+    makes a table says so in one line naming both options, with status 2, before it starts anything."""
+    code, line = fails(capsys, *command, *flags)
+    assert code == 2
+    assert all(word in line for word in named), line

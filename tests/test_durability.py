@@ -22,7 +22,7 @@ import pytest
 from test_serve_cli import free_port
 from wire import RawClient
 
-from setback.engine import Game, HandScored, Rules, parse_action
+from setback.engine import Game, HandScored, Rules, Variant, parse_action
 
 
 class ServeProcess:
@@ -50,12 +50,12 @@ class ServeProcess:
 
 
 async def reconnect(
-    server: ServeProcess, token: str, **hello: Any
+    server: ServeProcess, token: str, version: str = "1.0", **hello: Any
 ) -> tuple[RawClient, dict[str, Any] | None, dict[str, Any] | None]:
     """Hello with the token: joined, the snapshot (None between two games: a server started
     again brings back no finished game) and (if to act) the decision."""
     client = await server.connect()
-    await client.send(type="hello", version="1.0", name="back", kind="bot", token=token, **hello)
+    await client.send(type="hello", version=version, name="back", kind="bot", token=token, **hello)
     welcome = await client.expect("welcome")
     assert welcome["token"] == token
     await client.expect("joined")
@@ -91,17 +91,20 @@ async def next_decide(clients: list[RawClient], played: list[str]) -> tuple[int,
             return seat, message
 
 
-async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int:
-    """Play, kill, restart, reconnect, check; returns the cycles survived."""
+async def kill_and_restart_cycles(
+    tmp_path: Path, cycles: int, seed: int, variant: str = "standard", version: str = "1.0"
+) -> int:
+    """Play, kill, restart, reconnect, check (at a table of ``variant``, clients announcing
+    ``version``); returns the cycles survived."""
     rng = random.Random(seed)
     db = tmp_path / "club.sqlite3"
     port = free_port()
     server = ServeProcess(db, port)
     clients = [await server.connect() for _ in range(2)]
     for i, client in enumerate(clients):
-        await client.hello(f"player{i}")
-    await clients[0].send(type="create_table", id=1, rules={"players": 2, "target": 21, "hand_limit": None},
-                          clock={"decision_seconds": None})
+        await client.hello(f"player{i}", version=version)
+    rules = {"players": 2, "target": 21, "hand_limit": None, "variant": variant}
+    await clients[0].send(type="create_table", id=1, rules=rules, clock={"decision_seconds": None})
     table = (await clients[0].expect("table", id=1))["table"]["table"]
     tokens = []
     for seat, client in enumerate(clients):
@@ -134,7 +137,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
             assert saved == played or (not acknowledged and saved == played[:-1]), (saved[-3:], played[-3:])
             played = saved
             server = ServeProcess(db, port)
-            restored = [await reconnect(server, token) for token in tokens]
+            restored = [await reconnect(server, token, version) for token in tokens]
             clients = [client for client, _, _ in restored]
             pending = {seat: decide for seat, (_, _, decide) in enumerate(restored) if decide is not None}
             if all(snapshot is None for _, snapshot, _ in restored):
@@ -144,7 +147,7 @@ async def kill_and_restart_cycles(tmp_path: Path, cycles: int, seed: int) -> int
                 survived += 1
                 continue
             assert len(pending) == 1, "exactly one seat is asked to act after a restart"
-            game = Game(Rules(players=2, target=21, hand_limit=None), _seed_of(db))
+            game = Game(Rules(players=2, target=21, hand_limit=None, variant=Variant(variant)), _seed_of(db))
             for text in played:
                 game.apply(parse_action(text))
             assert game.to_act in pending
@@ -189,6 +192,11 @@ def _seed_of(db: Path) -> int:
 
 async def test_sigkill_and_restart_lose_nothing(tmp_path: Path) -> None:
     assert await kill_and_restart_cycles(tmp_path, cycles=8, seed=11) == 8
+
+
+async def test_sigkill_and_restart_at_a_variant_table_lose_nothing(tmp_path: Path) -> None:
+    """A ten_point table (jokers, the off-jack) comes back after kills as it was, for 1.4 clients."""
+    assert await kill_and_restart_cycles(tmp_path, cycles=4, seed=12, variant="ten_point", version="1.4") == 4
 
 
 @pytest.mark.soak

@@ -17,9 +17,9 @@ from setback import compiled
 from setback.benchmarks import server as bench_server
 from setback.bots import seat
 from setback.cli import build_parser, main
-from setback.commands.common import rules_from
+from setback.commands.common import bot_players, rules_from
 from setback.commands.matches import read_finished
-from setback.engine import LowRule, Rules, replay_record
+from setback.engine import LowRule, Rules, Variant, replay_record
 from setback.match.plan import MatchPlan, game_seed
 from setback.match.runner import play_match
 from setback.match.tally import PAIRED_MIN_DEALS, paired_interval, wilson_interval
@@ -176,6 +176,27 @@ def test_every_table_command_takes_the_club_flags(command: list[str]) -> None:
     assert (rules.min_bid, rules.dealer_steal, rules.low) == (2, True, LowRule.CAPTURED)
     plain = rules_from(build_parser().parse_args(command), 2)
     assert (plain.min_bid, plain.dealer_steal, plain.low) == (1, False, LowRule.DEALT)
+
+
+@pytest.mark.parametrize("command", [
+    ["match", "random", "random"], ["watch", "random", "random"], ["play"], ["bot", "random", "--create"],
+    ["tournament", "random", "random"],
+])
+def test_every_table_command_takes_the_variant_flag(command: list[str]) -> None:
+    """--variant on every command that makes a table; the target is the variant's unless given,
+    and a pedro table is in pairs unless --teams says otherwise."""
+    ten = rules_from(build_parser().parse_args([*command, "--variant", "ten_point"]), 2)
+    assert (ten.variant, ten.target) == (Variant.TEN_POINT, 21)
+    pedro = rules_from(build_parser().parse_args([*command, "--variant", "pedro", "--target", "52"]), 4)
+    assert (pedro.variant, pedro.teams, pedro.target) == (Variant.PEDRO, 2, 52)
+
+
+@pytest.mark.parametrize(("bots", "players"), [(2, 4), (3, 6), (4, 4), (6, 6)])
+def test_a_pedro_match_seats_its_bots_in_pairs(bots: int, players: int) -> None:
+    """Without --teams a pedro match plays one bot a seat when its bots make pairs, else one a side."""
+    args = build_parser().parse_args(["match", *["random"] * bots, "--variant", "pedro"])
+    assert bot_players(args) == players
+    assert rules_from(args, players).sides == min(bots, players // 2)
 
 
 def test_one_bot_a_side_with_teams_plays_two_seats_a_side(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -150,6 +150,11 @@ def test_points_of_a_hand_add_up(rules: Rules, seed: int, play_seed: int) -> Non
             in_play = points_in_play(rules.variant, trump, dealt)
             assert sum(r.points) == in_play - (r.game is None)
             assert sum(r.points) <= in_play
+            by_side = [0] * rules.sides
+            for award in r.awards:  # every point by name, to the side of its seat
+                by_side[award.side] += award.value
+                assert award.seat is None or rules.side_of(award.seat) == award.side
+            assert tuple(by_side) == r.points
             assert r.set_back == (r.points[rules.side_of(r.pitcher)] < r.bid)
             scored += 1
     assert scored

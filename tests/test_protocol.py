@@ -12,7 +12,7 @@ from deals import cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, parse_action
+from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Variant, parse_action
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
 from setback.protocol.convert import (
     event_to_wire,
@@ -51,7 +51,7 @@ def test_the_spec_speaks_this_version_and_says_what_it_changed() -> None:
     entries = re.split(r"\n(?=- )", spec.partition("## Changelog")[2])  # the top-level items
     entry = "\n".join(item for item in entries if item.startswith(f"- {PROTOCOL_VERSION}:"))
     assert entry, f"no changelog entry for {PROTOCOL_VERSION}"
-    for field in ("`winning`", "`card_played`", "`snapshot`", "`results`", "`chat`", "`clock`", "`bot_pace`"):
+    for field in ("`variant`", "`target`", "`JK`", "`awards`", "`refused`", "`options`", "`variants`"):
         assert field in entry, field
 
 
@@ -210,3 +210,19 @@ def test_the_dealers_steal_is_among_the_legal_actions_of_its_view() -> None:
                                                                 cards("7H 8H 9H 10H JH QH")), 0))
     game.apply(parse_action("bid 2"))
     assert view_to_wire(game.view(0)).legal == ["pass", "bid 2", "bid 3", "bid 4"]
+
+
+def test_a_variant_hand_with_no_natural_trump_reaches_the_wire_and_back() -> None:
+    """A joker pitched with no spade dealt: High and Low are null on the wire, the Joker and Game
+    are awards by name, and the result reads back as the engine's."""
+    rules = Rules(players=2, variant=Variant.JOKER)
+    game = Game(rules, 3, Setup((cards("JK 2H 3H 4H 5H 6H"), cards("7C 8C 9C 10C QC KC")), 1))
+    for text in ("bid 1", "pass", "play JK"):
+        game.apply(parse_action(text))
+    while not any(isinstance(e, HandScored) for e in game.events):
+        game.apply(game.legal_actions()[0])
+    result = next(e.result for e in game.events if isinstance(e, HandScored))
+    wire = result_to_wire(result)
+    assert (wire.high, wire.high_card, wire.low, wire.low_card) == (None, None, None, None)
+    assert [(a.point, a.value, a.card) for a in wire.awards] == [("joker", 1, "JK"), ("game", 1, None)]
+    assert result_from_wire(msgspec.json.decode(msgspec.json.encode(wire), type=WireHandResult)) == result

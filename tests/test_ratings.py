@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from setback.server.ratings import START, update_ratings
+from setback.engine import Variant
+from setback.server.history import leaderboard_rows
+from setback.server.ratings import START, key_parts, rating_key, update_ratings
 from setback.server.store import Store
 
 
@@ -37,3 +39,19 @@ def test_a_stand_in_bot_can_cost_its_player_a_loss_but_never_earn_a_win() -> Non
     assert bob is not None and bob[0] < START, "bob's side lost: his loss stands"
     cy = store.rating_of("cy")
     assert cy is not None and cy[0] > START and cy[1:] == (1, 1), "her partner, who played, won"
+
+
+def test_each_variant_keeps_its_own_ratings() -> None:
+    """A win at a ten_point table moves the player's ten_point rating, not the standard one, and
+    the leaderboard of each variant lists only its own games."""
+    store = Store(":memory:")
+    update_ratings(store, ["ann", "bob"], [0, 1], winner=0)
+    update_ratings(store, [rating_key(name, Variant.TEN_POINT) for name in ("ann", "bob")], [0, 1], winner=1)
+    store.commit()
+    standard = {row["player"]: row for row in leaderboard_rows(store)}
+    ten = {row["player"]: row for row in leaderboard_rows(store, Variant.TEN_POINT)}
+    assert standard["ann"]["rating"] > START > standard["bob"]["rating"]
+    assert ten["bob"]["rating"] > START > ten["ann"]["rating"]
+    assert (ten["ann"]["games"], ten["ann"]["wins"]) == (1, 0)
+    assert leaderboard_rows(store, Variant.PEDRO) == []
+    assert key_parts(rating_key("a b", Variant.JOKER)) == ("a b", Variant.JOKER)

@@ -18,7 +18,7 @@ async def human_and_bots(port: int, clock: dict[str, Any] | None = None) -> tupl
     """A person at seat 3 of a four-seat table, three ``random`` bots before, dealt from :data:`SEED`."""
     player = await RawClient.connect(port)
     welcome = await player.hello("ann", kind="human")
-    assert welcome["version"] == PROTOCOL_VERSION == "1.3"
+    assert welcome["version"] == PROTOCOL_VERSION == "1.4"
     await player.send(type="create_table", id=1, rules={"players": 4}, seed=SEED, bots=["random"] * 3,
                       clock=clock or {"decision_seconds": None})
     table = (await player.expect("table", id=1))["table"]["table"]

@@ -114,8 +114,8 @@ class Client:
                     return message
                 self.backlog.append(message)
 
-    async def hello(self, name: str, kind: str = "bot", **extra: Any) -> dict[str, Any]:
-        await self.send(type="hello", version="1.0", name=name, kind=kind, **extra)
+    async def hello(self, name: str, kind: str = "bot", version: str = "1.0", **extra: Any) -> dict[str, Any]:
+        await self.send(type="hello", version=version, name=name, kind=kind, **extra)
         return await self.expect("welcome")
 
     async def closed(self, timeout: float = 10.0) -> bool:

@@ -214,8 +214,8 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Select(sides, value=rules.teams if fits and rules.teams else 0, allow_blank=False, id="teams",
                              compact=True)
                 yield Label("Target")
-                yield Select([(str(t), t) for t in TARGETS], value=rules.target, allow_blank=False, id="target",
-                             compact=True)
+                yield Select([(str(t), t) for t in TARGETS], value=rules.points_to_win(), allow_blank=False,
+                             id="target", compact=True)
                 yield Label("Clock")
                 clock_value = next((i for i, (_, s) in enumerate(CLOCKS) if s == self.clock), 0)
                 yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,

@@ -16,7 +16,7 @@ from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
 from setback.client.words import seat_word
-from setback.engine import Suit
+from setback.engine import Suit, suit_of
 from setback.protocol.messages import TableInfo, WireRules
 from setback.telling.story import (
     SUIT_NAMES,
@@ -195,7 +195,7 @@ def scores_table(state: ClientState) -> Table:
     rules = game.rules
     table = Table(box=None, padding=(0, 1), show_edge=False, pad_edge=False, expand=True)
     last = game.last_result
-    table.add_column(f"score to {rules.target}", header_style=DIM, ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(f"score to {rules.points_to_win()}", header_style=DIM, ratio=1, no_wrap=True, overflow="ellipsis")
     table.add_column("", justify="right", no_wrap=True)
     table.add_column("" if last is None else f"hand {last.hand_number}", header_style=DIM, justify="right",
                      no_wrap=True, style=DIM)  # what the last hand gave each side
@@ -250,8 +250,9 @@ def trick_line(game: GameView, names: list[str], ascii: bool) -> Text:
     """The trick in play: who led which suit, and whose card wins it so far (the server says)."""
     lead = game.trick[0]
     line = Text(f"Trick {sum(game.taken) + 1}: {names[lead.seat]} led ")
-    line.append(SUIT_NAMES[lead.card.suit] + " ")
-    line.append(suit_label(lead.card.suit, ascii), style=SUIT_STYLES[lead.card.suit])
+    led = lead.card.suit if game.trump is None else suit_of(lead.card, game.trump, game.rules.game())
+    line.append(SUIT_NAMES[led] + " ")
+    line.append(suit_label(led, ascii), style=SUIT_STYLES[led])
     winner = game.winning
     card = game.played_by(winner) if winner is not None else None
     if winner is not None and card is not None:

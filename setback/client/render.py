@@ -32,8 +32,12 @@ def suit_label(suit: Suit, ascii: bool = False) -> str:
     return suit.letter if ascii else f"{suit.symbol} {suit.letter}"
 
 
+JOKER_STYLE = "bold"
+"""A joker's style: it has no printed suit, so no suit's colour."""
+
+
 def card_text(card: Card, ascii: bool = False) -> Text:
-    return Text(card_label(card, ascii), style=SUIT_STYLES[card.suit])
+    return Text(card_label(card, ascii), style=JOKER_STYLE if card.is_joker else SUIT_STYLES[card.suit])
 
 
 def line_text(line: Line, ascii: bool = False, style: str = "") -> Text:
@@ -56,7 +60,7 @@ def suit_order(trump: Suit | None) -> list[Suit]:
 def sorted_hand(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
     """A hand as a person holds it: grouped by suit (trump first), high cards first."""
     order = suit_order(trump)
-    return sorted(cards, key=lambda c: (order.index(c.suit), -c.rank))
+    return sorted(cards, key=lambda c: (0, 0) if c.is_joker else (order.index(c.suit), -c.rank))  # jokers first
 
 
 def clock_label(seconds: float | None) -> str:

@@ -42,7 +42,7 @@ from setback.client.panels import (
 )
 from setback.client.render import card_label, card_text, line_text
 from setback.client.state import ClientState, GameView, Link, LogKind
-from setback.engine import MAX_PLAYERS, Card
+from setback.engine import MAX_PLAYERS, Card, Variant, is_trump, suit_of
 from setback.link.server_link import Address
 from setback.protocol.messages import (
     Act,
@@ -553,6 +553,7 @@ class TableScreen(ClientScreen):
         playing = live and decision is not None and decision.sent is None and not decision.bidding
         playable = decision.playable() if decision is not None and playing else frozenset()
         trump = game.trump if game is not None else None
+        game_variant = game.rules.game() if game is not None else Variant.STANDARD
         for place, chip in enumerate(chips):
             card = cards[place] if place < len(cards) else None
             chip.display = place < len(cards)
@@ -568,7 +569,7 @@ class TableScreen(ClientScreen):
             chip.set_class(playing and not legal, "-illegal")
             chip.set_class(legal and self.selected == chip.choice, "-selected")
             chip.border_title = str(place + 1)
-            chip.border_subtitle = "T" if card.suit == trump else ""  # trump, once named
+            chip.border_subtitle = "T" if trump is not None and is_trump(card, trump, game_variant) else ""
             label = card_text(card, self.client.ascii)
             if playing and not legal:
                 label.stylize("dim")
@@ -673,7 +674,7 @@ class TableScreen(ClientScreen):
         ascii = self.client.ascii
         label = card_label(card, ascii)
         if game.trick and game.trump is not None:
-            led = game.trick[0].card.suit
+            led = suit_of(game.trick[0].card, game.trump, game.rules.game())
             if led == game.trump:
                 return f"{label} cannot be played: trump was led, and you hold trump."
             symbol = card_label(game.trick[0].card, ascii)[-1]
@@ -737,7 +738,7 @@ class TableScreen(ClientScreen):
         game = self.state.game
         if game is not None:
             sheet = score_sheet(game, self.state.names(), self.client.ascii)
-            self.app.push_screen(ShowDialog(f"Score sheet · to {game.rules.target}", sheet, "s"))
+            self.app.push_screen(ShowDialog(f"Score sheet · to {game.rules.points_to_win()}", sheet, "s"))
 
     # -- the table --------------------------------------------------------------------------------
 

@@ -17,7 +17,17 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from setback.engine import DEFAULT_HAND_LIMIT, MIN_BIDS, TARGETS, LowRule, Rules
+from setback.engine import (
+    DEFAULT_HAND_LIMIT,
+    MIN_BIDS,
+    TARGETS,
+    VARIANT_TEAMS,
+    VARIANTS,
+    LowRule,
+    RefusedCombination,
+    Rules,
+    Variant,
+)
 
 
 class AddCommand(Protocol):
@@ -91,9 +101,18 @@ def add_rules_arguments(
     """The table options of spec.md section 3 (the club options too) as command-line flags
     (``players``: what ``--players`` defaults to)."""
     group = parser.add_argument_group("table rules (spec.md, section 3)")
+    group.add_argument(
+        "--variant", choices=[v.value for v in Variant], default=Variant.STANDARD.value,
+        help="the game played: standard (default), joker, ten_point or pedro (spec.md, section 3, Variants)",
+    )
     group.add_argument("--players", type=int, help=f"players at the table, 2-7 (default: {players})")
-    group.add_argument("--teams", type=int, help="number of partnerships (default: cutthroat)")
-    group.add_argument("--target", type=int, choices=TARGETS, default=11, help="points to win (default 11)")
+    group.add_argument(
+        "--teams", type=int, help="number of partnerships (default: cutthroat, pairs for pedro; 0: cutthroat)"
+    )
+    group.add_argument(
+        "--target", type=int, choices=TARGETS,
+        help="points to win (default: the variant's, 11; joker 10, ten_point 21, pedro 31)",
+    )
     group.add_argument(
         "--no-forced-bid", action="store_true", help="the dealer may pass; all passing throws the hand in"
     )
@@ -140,25 +159,42 @@ def decision_seconds(text: str) -> float | None:
 
 
 def rules_from(args: argparse.Namespace, players: int) -> Rules:
-    """The :class:`Rules` the flags of :func:`add_rules_arguments` ask for."""
-    return Rules(
-        players=args.players or players,
-        teams=args.teams,
-        target=args.target,
-        forced_dealer_bid=not args.no_forced_bid,
-        smudge=args.smudge,
-        no_junk=args.no_junk,
-        hand_limit=args.hand_limit or None,
-        min_bid=args.min_bid,
-        dealer_steal=args.dealer_steal,
-        low=LowRule(args.low),
-    )
+    """The :class:`Rules` the flags of :func:`add_rules_arguments` ask for; ValueError (status 2)
+    for options that do not go together, a refused combination naming both flags."""
+    try:
+        return Rules(
+            players=args.players or players,
+            teams=VARIANT_TEAMS if args.teams is None else args.teams or None,
+            target=args.target,
+            forced_dealer_bid=not args.no_forced_bid,
+            smudge=args.smudge,
+            no_junk=args.no_junk,
+            hand_limit=args.hand_limit or None,
+            min_bid=args.min_bid,
+            dealer_steal=args.dealer_steal,
+            low=LowRule(args.low),
+            variant=Variant(args.variant),
+        )
+    except RefusedCombination as exc:
+        first, second = (f"--{option.replace('_', '-')}" for option in exc.options)
+        raise ValueError(f"{first} and {second} do not go together: {exc}") from None
+
+
+def teams_asked(args: argparse.Namespace, sides: int) -> int | None:
+    """The partnerships the flags ask for: ``--teams`` (0: cutthroat), else ``sides`` for a
+    variant played in partnerships only (one a bot or a side), else cutthroat (None)."""
+    if args.teams is not None:
+        return args.teams or None
+    return sides if VARIANTS[Variant(args.variant)].partnerships_only else None
 
 
 def bot_players(args: argparse.Namespace) -> int:
     """The players of a match of ``args.bots`` when ``--players`` is not given: one a bot, or
-    with ``--teams T`` and one bot a side, two a side."""
+    with ``--teams T`` and one bot a side, two a side; in a variant played in partnerships only
+    (without ``--teams``), one a bot when they make pairs (4 or 6 bots), else one a side."""
     bots = len(args.bots)
+    if args.teams is None and VARIANTS[Variant(args.variant)].partnerships_only:
+        return bots if bots % 2 == 0 and bots >= 4 else 2 * bots
     return 2 * bots if args.teams and bots == args.teams else bots
 
 

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from setback import places
 from setback.commands.common import AddCommand, print_json, print_rows, whole_number
+from setback.engine import Variant
 from setback.protocol.messages import WireRules
 from setback.telling.story import rules_text
 
@@ -100,17 +101,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from setback.engine import Variant
     from setback.server.history import leaderboard_rows
 
-    rows = leaderboard_rows(_store(args))
+    variant = Variant(args.variant)
+    rows = leaderboard_rows(_store(args), variant)
     if args.json:
         print_json(rows)
         return 0
     if not rows:
-        print("no rated games recorded yet (a table is rated when its creator asks for it)")
+        at = "" if variant is Variant.STANDARD else f" at {variant.value} tables"
+        print(f"no rated games recorded yet{at} (a table is rated when its creator asks for it)")
         return 0
+    kind = "" if variant is Variant.STANDARD else f", {variant.value}"
     print_rows(
-        Console(), "ratings from rated tables (Elo)", ["#", "player", "rating", "games", "wins"],
+        Console(), f"ratings from rated tables (Elo{kind})", ["#", "player", "rating", "games", "wins"],
         ([str(rank), row["player"], f"{row['rating']:.1f}", str(row["games"]), str(row["wins"])]
          for rank, row in enumerate(rows, 1)),
         left={"player"},
@@ -174,3 +179,7 @@ def register(command: AddCommand) -> None:
     samples.add_argument("--json", action="store_true", help="print what was written as JSON")
     leaderboard = with_db(command("leaderboard", cmd_leaderboard, "ratings and win/loss from rated tables"))
     leaderboard.add_argument("--json", action="store_true", help="print it as JSON")
+    leaderboard.add_argument(
+        "--variant", choices=[v.value for v in Variant], default=Variant.STANDARD.value,
+        help="the variant whose ratings to show: each keeps its own (default standard)",
+    )

@@ -23,6 +23,7 @@ from setback.commands.common import (
     add_rules_arguments,
     print_rows,
     rules_from,
+    teams_asked,
     whole_number,
 )
 from setback.commands.matches import (
@@ -55,7 +56,8 @@ def _file_word(spec: str) -> str:
 
 
 def run_tournament_command(args: argparse.Namespace) -> int:
-    rules = rules_from(args, 2 * args.teams if args.teams else 2)
+    teams = teams_asked(args, 2)
+    rules = rules_from(args, 2 * teams if teams else 2)
     plan = TournamentPlan(tuple(args.bots), rules, args.format, args.games_per_pairing, args.rounds, args.seed,
                           args.duplicate, limits_from(args))
     files = record_files(plan, Path(args.out)) if args.out else []

@@ -18,9 +18,10 @@ from setback.engine.actions import (
     action_of,
     parse_action,
 )
-from setback.engine.cards import BIG_JOKER, CARDS, EVERY_CARD, JOKER, JOKERS, LITTLE_JOKER, Card, Suit
+from setback.engine.cards import BIG_JOKER, CARD_TEXT, CARDS, EVERY_CARD, JOKER, JOKERS, LITTLE_JOKER, Card, Suit
 from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
+    Award,
     BidMade,
     CardPlayed,
     CardsDrawn,
@@ -50,6 +51,7 @@ from setback.engine.rules import (
     MIN_BIDS,
     MIN_PLAYERS,
     TARGETS,
+    VARIANT_TEAMS,
     LowRule,
     RefusedCombination,
     Rules,
@@ -59,7 +61,8 @@ from setback.engine.trick import is_trump, suit_cards, suit_of, winning_seat
 from setback.engine.variants import VARIANTS, Point, Variant, VariantRules
 
 __all__ = [
-    "ACTIONS", "BIG_JOKER", "EVERY_CARD", "JOKER", "JOKERS", "LITTLE_JOKER", "VARIANTS",
+    "ACTIONS", "BIG_JOKER", "CARD_TEXT", "EVERY_CARD", "JOKER", "JOKERS", "LITTLE_JOKER", "VARIANTS",
+    "VARIANT_TEAMS", "Award",
     "Point", "RefusedCombination", "Variant", "VariantRules",
     "CARDS", "DEFAULT_HAND_LIMIT", "HAND_SIZE", "MAX_BID", "MAX_PLAYERS", "MIN_BIDS", "MIN_PLAYERS",
     "PASS_CODE", "TARGETS", "Action", "Bid", "BidMade", "Card", "CardPlayed", "CardsDrawn", "DealerChosen",

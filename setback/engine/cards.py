@@ -145,3 +145,5 @@ LITTLE_JOKER: Final = CARD_AT[65]
 JOKERS: Final = (JOKER, BIG_JOKER, LITTLE_JOKER)
 EVERY_CARD: Final = CARDS + JOKERS
 """Every card any variant deals, in index order."""
+CARD_TEXT: Final = tuple(str(CARD_AT[code]) if code in CARD_AT else "" for code in range(JOKER_CODES[-1] + 1))
+"""Each card's text form by its index (records and the wire spell out many; no card has a gap's index)."""

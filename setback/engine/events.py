@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from setback.engine.cards import Card, Suit
+from setback.engine.variants import Point
 
 
 class Phase(Enum):
@@ -127,6 +128,20 @@ class TrickWon:
 
 
 @dataclass(frozen=True, slots=True)
+class Award:
+    """One point of a hand won (RULES.md, "Scoring a hand" and "Variants"): ``value`` to ``side``.
+    ``seat`` is the player dealt the card (High, and Low with ``low`` dealt) or the one who
+    captured it in a trick (Low with ``low`` captured, and every card point); None for Game,
+    which a side's count wins. ``card`` is the card that scored (None for Game)."""
+
+    point: Point
+    value: int
+    side: int
+    seat: int | None
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """The scoring of one played hand (RULES.md, "Scoring a hand" and "Variants").
 
@@ -141,6 +156,10 @@ class HandResult:
     trick (every dealt card is played, so some seat did); Low's point goes to its side with
     ``low`` captured, to the side of ``low`` otherwise. None only in a result read from a
     peer that does not report it.
+
+    ``awards`` lists every point won, by name, in the order the variant lists its points
+    (High, Low, the card points, Game); ``points`` are their sums by side. Empty only in a
+    result read from a peer that does not report it.
     """
 
     hand_number: int
@@ -161,6 +180,7 @@ class HandResult:
     scores: tuple[int, ...]
     stolen: bool = False
     low_captured_by: int | None = None
+    awards: tuple[Award, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from setback.engine.actions import ACTIONS, parse_action
-from setback.engine.cards import CARD_AT, Card, Suit
+from setback.engine.cards import CARD_TEXT, Card, Suit
 from setback.engine.events import (
     BidMade,
     CardPlayed,
@@ -42,7 +42,7 @@ def plain(value: Any) -> Any:
     if kind is tuple or kind is list:
         return [plain(v) for v in value]
     if kind is Card:
-        return _CARD_TEXT[value]
+        return CARD_TEXT[value]
     if kind is Suit:
         return value.letter
     names = _FIELDS.get(kind)
@@ -65,8 +65,6 @@ def plain(value: Any) -> Any:
 _AS_IS: frozenset[type] = frozenset({int, str, bool, float, type(None)})
 """The types :func:`plain` gives back as they are (a record holds many of them)."""
 _FIELDS: dict[type, tuple[str, ...]] = {}
-_CARD_TEXT: tuple[str, ...] = tuple(str(CARD_AT[code]) if code in CARD_AT else "" for code in range(max(CARD_AT) + 1))
-"""Each card's text form, by its index (a record spells out a few hundred cards; no card has a gap's code)."""
 _ACTION_TEXT: tuple[str, ...] = tuple(map(str, ACTIONS))
 """Each action's text form, by its code."""
 """Each dataclass :func:`plain` has met, with its fields' names (looked up once a class)."""
@@ -101,7 +99,7 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
                         "number": event.hand_number,
                         "dealer": event.dealer,
                         "cut": event.cut,
-                        "deal": [[_CARD_TEXT[card] for card in cards] for cards in event.hands],
+                        "deal": [[CARD_TEXT[card] for card in cards] for cards in event.hands],
                         "bids": [],
                         "tricks": [],
                         "thrown_in": False,
@@ -116,7 +114,7 @@ def game_record(game: Game, **extra: Any) -> dict[str, Any]:
                 hands[-1]["thrown_in"] = True
             case TrickWon(winner=winner, plays=plays):
                 hands[-1]["tricks"].append(
-                    {"leader": plays[0].seat, "cards": [_CARD_TEXT[p.card] for p in plays], "winner": winner}
+                    {"leader": plays[0].seat, "cards": [CARD_TEXT[p.card] for p in plays], "winner": winner}
                 )
             case HandScored(result=result):
                 hands[-1]["result"] = plain(result)

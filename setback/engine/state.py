@@ -22,6 +22,7 @@ from setback.engine.actions import PASS_CODE
 from setback.engine.cards import CARD_AT, CARDS, Card, Suit
 from setback.engine.deck import cards_of, shuffled_deck
 from setback.engine.events import (
+    Award,
     BidMade,
     CardPlayed,
     CardsDrawn,
@@ -552,8 +553,10 @@ class GameState:
         assert tables is not None and pitcher is not None
         side_of = self.side_of
         takers = self.takers
+        keep = self.log is not None
         sides = len(self.scores)
         points = [0] * sides
+        awards: list[Award] = []
         high_card = self.high_card
         low_card = self.low_card
         high = low = low_taker = None
@@ -564,6 +567,9 @@ class GameState:
             low_seat = low_taker if rules.low is LowRule.CAPTURED else low
             points[side_of[high]] += 1
             points[side_of[low_seat]] += 1
+            if keep:
+                awards.append(Award(Point.HIGH, 1, side_of[high], high, CARD_AT[high_card]))
+                awards.append(Award(Point.LOW, 1, side_of[low_seat], low_seat, CARD_AT[low_card]))
         jack = None
         for point, value, card in tables.point_cards:
             taker = takers.get(card)
@@ -571,6 +577,8 @@ class GameState:
                 points[side_of[taker]] += value
                 if point is Point.JACK:
                     jack = taker
+                if keep:
+                    awards.append(Award(point, value, side_of[taker], taker, CARD_AT[card]))
         pips = [
             PIPS_BY_SUIT_BITS[m & SUIT_BITS]
             + PIPS_BY_SUIT_BITS[m >> 13 & SUIT_BITS]
@@ -589,6 +597,8 @@ class GameState:
                 game = pitcher_side
         if game is not None:
             points[game] += 1
+            if keep:
+                awards.append(Award(Point.GAME, 1, game, None, None))
         bid = self.high_bid
         made = points[pitcher_side] >= bid
         deltas = [0 if rules.no_junk else p for p in points]
@@ -603,7 +613,7 @@ class GameState:
                 trump=Suit(tables.trump), high=high, high_card=_card(high_card), low=low,
                 low_card=_card(low_card), jack=jack, game=game, game_pips=tuple(pips),
                 points=tuple(points), set_back=not made, deltas=tuple(deltas), scores=tuple(scores),
-                stolen=self.stolen, low_captured_by=low_taker,
+                stolen=self.stolen, low_captured_by=low_taker, awards=tuple(awards),
             )
             self.log.append(HandScored(result))
         if outcome is None:

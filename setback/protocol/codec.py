@@ -13,7 +13,7 @@ import msgspec
 from setback.protocol.errors import Code
 from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
 
-PROTOCOL_VERSION = "1.3"
+PROTOCOL_VERSION = "1.4"
 MAJOR = 1
 DEFAULT_PORT = 7411
 """The TCP port a server listens on unless told otherwise."""

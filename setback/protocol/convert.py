@@ -6,7 +6,8 @@ from msgspec import UNSET
 
 from setback.engine import (
     ACTIONS,
-    CARDS,
+    CARD_TEXT,
+    Award,
     BidMade,
     Card,
     CardPlayed,
@@ -24,10 +25,12 @@ from setback.engine import (
     Passed,
     Phase,
     PitcherChosen,
+    Point,
     Rules,
     Suit,
     TrickWon,
     TrumpPitched,
+    Variant,
     View,
     WinReason,
     parse_action,
@@ -46,6 +49,7 @@ from setback.protocol.messages import (
     ThrownInEvent,
     TrickWonEvent,
     TrumpPitchedEvent,
+    WireAward,
     WireBid,
     WireEvent,
     WireHandResult,
@@ -55,13 +59,12 @@ from setback.protocol.messages import (
     WireView,
 )
 
-CARD_TEXT = tuple(str(card) for card in CARDS)
-"""Each card's text form, by index: the wire's hot path avoids ``str(card)``."""
 ACTION_TEXT = tuple(str(action) for action in ACTIONS)
 
 
 def rules_to_wire(rules: Rules) -> WireRules:
-    """The rules on the wire: a club option at its default is left out (see :class:`WireRules`)."""
+    """The rules on the wire: a club option or the variant at its default is left out (see
+    :class:`WireRules`); ``teams`` and ``target`` are always sent."""
     return WireRules(
         players=rules.players, teams=rules.teams, target=rules.target,
         forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
@@ -69,32 +72,43 @@ def rules_to_wire(rules: Rules) -> WireRules:
         min_bid=UNSET if rules.min_bid == 1 else rules.min_bid,
         dealer_steal=True if rules.dealer_steal else UNSET,
         low="captured" if rules.low is LowRule.CAPTURED else UNSET,
+        variant=UNSET if rules.variant is Variant.STANDARD else rules.variant.value,
     )
 
 
 def rules_from_wire(rules: WireRules) -> Rules:
-    """The engine's rules, a club option left out at its default; ValueError when the options
-    do not go together."""
+    """The engine's rules, an option left out at its default (``target``: the variant's;
+    ``teams``: cutthroat, so a pedro table must say its teams); ValueError when the options do
+    not go together (:class:`RefusedCombination` for a pair RULES.md refuses)."""
     return Rules(
-        players=rules.players, teams=rules.teams, target=rules.target,
+        players=rules.players, teams=rules.teams, target=None if rules.target is UNSET else rules.target,
         forced_dealer_bid=rules.forced_dealer_bid, smudge=rules.smudge,
         no_junk=rules.no_junk, hand_limit=rules.hand_limit,
         min_bid=1 if rules.min_bid is UNSET else rules.min_bid,
         dealer_steal=rules.dealer_steal is True,
         low=LowRule.CAPTURED if rules.low == "captured" else LowRule.DEALT,
+        variant=Variant.STANDARD if rules.variant is UNSET else Variant(rules.variant),
     )
 
 
 def result_to_wire(r: HandResult) -> WireHandResult:
-    if r.high is None or r.low is None:
-        raise ValueError("a hand with no natural trump dealt (a variant's) has no wire form in this protocol version")
     return WireHandResult(
         hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid,
-        trump=r.trump.letter, high=r.high, high_card=str(r.high_card), low=r.low,
-        low_card=str(r.low_card), jack=r.jack, game=r.game, game_pips=list(r.game_pips),
+        trump=r.trump.letter, high=r.high, high_card=_text(r.high_card), low=r.low,
+        low_card=_text(r.low_card), jack=r.jack, game=r.game, game_pips=list(r.game_pips),
         points=list(r.points), set_back=r.set_back, deltas=list(r.deltas), scores=list(r.scores),
         stolen=r.stolen, low_captured_by=r.low_captured_by,
+        awards=[WireAward(point=a.point.value, value=a.value, side=a.side, seat=a.seat, card=_text(a.card))
+                for a in r.awards],
     )
+
+
+def _text(card: Card | None) -> str | None:
+    return None if card is None else CARD_TEXT[card]
+
+
+def _card(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
 
 
 def outcome_to_wire(o: Outcome) -> WireOutcome:
@@ -179,9 +193,10 @@ def event_to_wire(event: Event, seat: int | None, winning: int | None = None) ->
 def result_from_wire(r: WireHandResult) -> HandResult:
     return HandResult(
         hand_number=r.hand_number, dealer=r.dealer, pitcher=r.pitcher, bid=r.bid, trump=Suit.parse(r.trump),
-        high=r.high, high_card=Card.parse(r.high_card), low=r.low, low_card=Card.parse(r.low_card),
+        high=r.high, high_card=_card(r.high_card), low=r.low, low_card=_card(r.low_card),
         jack=r.jack, game=r.game, game_pips=tuple(r.game_pips), points=tuple(r.points), set_back=r.set_back,
         deltas=tuple(r.deltas), scores=tuple(r.scores), stolen=r.stolen, low_captured_by=r.low_captured_by,
+        awards=tuple(Award(Point(a.point), a.value, a.side, a.seat, _card(a.card)) for a in r.awards),
     )
 
 

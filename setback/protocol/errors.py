@@ -38,6 +38,10 @@ class Code(StrEnum):
     """No table has that id (or it is private and the invite code is wrong)."""
     BAD_RULES = "bad_rules"
     """The table options are not a valid combination."""
+    REFUSED = "refused"
+    """Understood but refused (since 1.4): two table options RULES.md refuses together (the
+    error's ``options`` names both), or a variant table for a client that announced an older
+    version than the variant needs."""
     SEAT_TAKEN = "seat_taken"
     TABLE_FULL = "table_full"
     ALREADY_SEATED = "already_seated"

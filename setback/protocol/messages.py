@@ -16,6 +16,15 @@ from typing import Annotated, Literal
 import msgspec
 
 from setback.engine.rules import DEFAULT_HAND_LIMIT
+from setback.engine.variants import VARIANTS
+from setback.engine.variants import Variant as EngineVariant
+
+Variant = Literal["standard", "joker", "ten_point", "pedro"]
+"""The ``variant`` option's values (the engine's :class:`~setback.engine.Variant`)."""
+Point = Literal[
+    "high", "low", "jack", "game", "joker", "off_jack", "big_joker", "little_joker", "three", "five", "off_five"
+]
+"""A point's name in a hand's result (the engine's :class:`~setback.engine.Point`)."""
 
 RequestId = int | str | None
 
@@ -25,17 +34,25 @@ def _absent_means(default: object) -> msgspec.Meta:
     return msgspec.Meta(extra_json_schema={"default": default})
 
 
+_VARIANTS_TARGET = msgspec.Meta(extra_json_schema={
+    "default": 11, "description": "left out: the variant's default (11; joker 10, ten_point 21, pedro 31)",
+})
+"""The schema of ``target``: a missing one reads as the variant's default target."""
+
+
 class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A table's options (spec.md section 3).
 
-    The club options (since 1.3: min_bid, dealer_steal, low) are left out while they have
-    their default, and a missing one reads as its default: a table of today's game is sent
-    exactly as a 1.2 peer knows it.
+    The club options (since 1.3: min_bid, dealer_steal, low) and the variant (since 1.4) are
+    left out while they have their default, and a missing one reads as its default: a table
+    of today's game is sent exactly as a 1.2 peer knows it. A missing ``target`` reads as the
+    variant's default (11 in the standard game, as before 1.4); a server always sends it.
     """
 
     players: int = 4
     teams: int | None = None
-    target: int = 11
+    target: Annotated[int, _VARIANTS_TARGET] | msgspec.UnsetType = msgspec.UNSET
+    """Left out (``create_table`` only: a server always sends it): the variant's default target."""
     forced_dealer_bid: bool = True
     smudge: bool = False
     no_junk: bool = False
@@ -47,6 +64,17 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     low: Annotated[Literal["dealt", "captured"], _absent_means("dealt")] | msgspec.UnsetType = msgspec.UNSET
     """Since 1.3: Low to the side dealt the lowest trump (``dealt``) or to the side that captures it
     (``captured``)."""
+    variant: Annotated[Variant, _absent_means("standard")] | msgspec.UnsetType = msgspec.UNSET
+    """Since 1.4: the game played (spec.md section 3, "Variants")."""
+
+    def game(self) -> EngineVariant:
+        """The engine's variant (the standard game when left out): ask it which suit a card
+        belongs to (:func:`setback.engine.suit_of`, :func:`setback.engine.is_trump`)."""
+        return EngineVariant("standard" if self.variant is msgspec.UNSET else self.variant)
+
+    def points_to_win(self) -> int:
+        """The target: as given, else the variant's default."""
+        return VARIANTS[self.game()].default_target if self.target is msgspec.UNSET else self.target
 
 
 class Clock(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -247,16 +275,30 @@ class WireTrick(msgspec.Struct):
     winner: int
 
 
+class WireAward(msgspec.Struct, kw_only=True):
+    """One point of a hand won: ``value`` to ``side``; ``seat`` the player dealt the card (High,
+    Low with ``low`` dealt) or who captured it (Low with ``low`` captured, every card point), None
+    for Game; ``card`` the card that scored, None for Game (since 1.4)."""
+
+    point: Point
+    value: int
+    side: int
+    seat: int | None
+    card: str | None
+
+
 class WireHandResult(msgspec.Struct, kw_only=True):
     hand_number: int
     dealer: int
     pitcher: int
     bid: int
     trump: str
-    high: int
-    high_card: str
-    low: int
-    low_card: str
+    high: int | None
+    """A seat; None when no natural trump was dealt (a variant's hand, protocol 1.4): nobody takes High."""
+    high_card: str | None
+    low: int | None
+    """A seat; None when no natural trump was dealt (a variant's hand, protocol 1.4): nobody takes Low."""
+    low_card: str | None
     jack: int | None
     game: int | None
     game_pips: list[int]
@@ -268,6 +310,9 @@ class WireHandResult(msgspec.Struct, kw_only=True):
     """Since 1.3: the dealer took the bid at the highest bid so far (``dealer_steal``)."""
     low_captured_by: int | None = None
     """Since 1.3: the seat that captured the lowest trump in a trick (Low's holder with ``low`` captured)."""
+    awards: list[WireAward] = msgspec.field(default_factory=list)
+    """Since 1.4: every point won, by name, in the order the variant lists its points; ``points``
+    are their sums by side."""
 
 
 class WireOutcome(msgspec.Struct, kw_only=True):
@@ -437,6 +482,9 @@ class Error(ServerBase, tag="error", kw_only=True):
     request: int | None = None
     """Your pending request, which stands: the ``request`` to answer after ``stale_request`` or
     ``illegal_action``; None in other errors (since 1.3)."""
+    options: list[str] | None = None
+    """The two table options that do not go together, after ``refused`` for a combination
+    (``["variant", "teams"]``); None in other errors (since 1.4)."""
 
 
 class Ok(ServerBase, tag="ok", kw_only=True):

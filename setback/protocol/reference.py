@@ -60,9 +60,9 @@ ALLOWED: dict[str, str] = {
     "SendChat.text": "1 to `max_chat_chars` printable characters",
     "WireRules.players": "2 to 7",
     "WireRules.teams": "`null`, or a divisor T of `players` with at least 2 a side",
-    "WireRules.target": "7, 11, 21",
+    "WireRules.target": "7, 10, 11, 21, 31, 52 (10, 31, 52 since 1.4)",
     "WireRules.hand_limit": "`null` or at least 1",
-    "WireRules.min_bid": "1, 2",
+    "WireRules.min_bid": "1, 2 (refused with `ten_point`)",
     "Clock.decision_seconds": "`null`, or 0.01 to 3600",
     "Clock.bot_after_timeouts": "`null`, or at least 1",
     "SeatInfo.seat": SEAT,
@@ -71,7 +71,7 @@ ALLOWED: dict[str, str] = {
     "SeatCard.seat": SEAT,
     "SeatCard.card": CARD,
     "WireBid.seat": SEAT,
-    "WireBid.bid": "1 to 4; `null` for a pass",
+    "WireBid.bid": "the variant's bids (1 to 4 in the standard game); `null` for a pass",
     "WireTrick.number": "1 to 6",
     "WireTrick.leader": SEAT,
     "WireTrick.cards": f"{CARDS}, in playing order from the leader",
@@ -79,12 +79,17 @@ ALLOWED: dict[str, str] = {
     "WireHandResult.hand_number": "1, 2, ...",
     "WireHandResult.dealer": SEAT,
     "WireHandResult.pitcher": SEAT,
-    "WireHandResult.bid": "1 to 4",
+    "WireHandResult.bid": "the variant's bids (1 to 4 in the standard game)",
     "WireHandResult.trump": SUIT,
-    "WireHandResult.high": SEAT,
-    "WireHandResult.high_card": CARD,
-    "WireHandResult.low": SEAT,
-    "WireHandResult.low_card": CARD,
+    "WireHandResult.high": f"{SEAT}; `null`: no natural trump dealt (a variant's hand)",
+    "WireHandResult.high_card": f"{CARD}; `null` with `high`",
+    "WireHandResult.low": f"{SEAT}; `null`: no natural trump dealt (a variant's hand)",
+    "WireHandResult.low_card": f"{CARD}; `null` with `low`",
+    "WireHandResult.awards": "in the order of section 3's points; empty from an older peer",
+    "WireAward.value": "1, 2 or 3 (section 3)",
+    "WireAward.side": SIDE,
+    "WireAward.seat": f"{SEAT}; `null` for Game",
+    "WireAward.card": f"{CARD}; `null` for Game",
     "WireHandResult.jack": f"{SEAT}; `null`: not dealt",
     "WireHandResult.game": f"{SIDE}; `null`: nobody",
     "WireHandResult.low_captured_by": f"{SEAT}; `null` from an older peer",
@@ -102,7 +107,7 @@ ALLOWED: dict[str, str] = {
     "WireView.hand": f"{CARDS}, by ascending index; empty for a spectator",
     "WireView.hand_sizes": PER_SEAT,
     "WireView.pitcher": f"{SEAT}; `null` while bidding",
-    "WireView.bid": "1 to 4; `null` while bidding",
+    "WireView.bid": "the variant's bids (1 to 4 in the standard game); `null` while bidding",
     "WireView.trump": f"{SUIT}; `null` until the pitcher leads",
     "WireView.scores": PER_SIDE,
     "WireView.legal": "actions' text forms (section 2), ascending by code",
@@ -117,10 +122,10 @@ ALLOWED: dict[str, str] = {
     "HandDealtEvent.cards": f"six {CARDS}, by ascending index; empty for a spectator",
     "PassedEvent.seat": SEAT,
     "BidEvent.seat": SEAT,
-    "BidEvent.amount": "1 to 4",
+    "BidEvent.amount": "the variant's bids (1 to 4 in the standard game)",
     "ThrownInEvent.dealer": SEAT,
     "PitcherChosenEvent.pitcher": SEAT,
-    "PitcherChosenEvent.bid": "1 to 4",
+    "PitcherChosenEvent.bid": "the variant's bids (1 to 4 in the standard game)",
     "TrumpPitchedEvent.seat": SEAT,
     "TrumpPitchedEvent.trump": SUIT,
     "CardPlayedEvent.seat": SEAT,
@@ -134,9 +139,12 @@ ALLOWED: dict[str, str] = {
     "TurnEvent.limit_ms": "`null` for a built-in bot or an untimed table",
     "TurnEvent.remaining_ms": "`null` for a built-in bot or an untimed table",
     "Welcome.version": "`MAJOR.MINOR`",
-    "Welcome.capabilities": "`chat`, `spectate`, `reconnect`, `builtin_bots`, `clocks`, `events_optional`, `resync`",
+    "Welcome.capabilities": (
+        "`chat`, `spectate`, `reconnect`, `builtin_bots`, `clocks`, `events_optional`, `resync`, `variants`"
+    ),
     "Error.code": "a code of section 12",
     "Error.path": "a JSON path such as `$.rules.players`",
+    "Error.options": "two option names, e.g. `[\"variant\", \"teams\"]`",
     "Joined.seat": SEAT,
     "GameStarted.game": "0, 1, ... at this table",
     "GameStarted.players": "one name a seat",
@@ -281,7 +289,9 @@ def _default_text(f: mi.Field) -> str:
     if f.default is msgspec.NODEFAULT:  # left out while it has its default (msgspec.UNSET)
         extra = f.type.extra_json_schema if isinstance(f.type, mi.Metadata) else None
         default = (extra or {}).get("default")
-        return "absent" if default is None else f"`{json.dumps(default)}` (left out while so)"
+        if default is None:
+            return "absent"
+        return (extra or {}).get("description") or f"`{json.dumps(default)}` (left out while so)"
     return f"`{json.dumps(f.default)}`"
 
 

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import msgspec
 
 from setback.engine import (
+    CARD_TEXT,
     BidMade,
     CardPlayed,
     DealerChosen,
@@ -26,7 +27,6 @@ from setback.engine import (
 )
 from setback.protocol.convert import (
     ACTION_TEXT,
-    CARD_TEXT,
     bid_to_wire,
     outcome_to_wire,
     result_to_wire,
@@ -79,12 +79,13 @@ class WireViews:
     """
 
     __slots__ = (
-        "_encoded", "_laid", "_trump", "bid", "bids", "dealer", "hand_number", "hands", "last_result", "outcome",
-        "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump", "winning",
+        "_encoded", "_laid", "_trump", "_variant", "bid", "bids", "dealer", "hand_number", "hands", "last_result",
+        "outcome", "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules_to_wire(rules)
+        self._variant = rules.variant
         self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
         self.hand_number = 0
         self.dealer = 0
@@ -119,7 +120,7 @@ class WireViews:
             self.trick = [*self.trick, SeatCard(event.seat, text)]
             self._laid.append(Draw(event.seat, event.card))
             assert self._trump is not None  # the first card of the hand names it
-            self.winning = winning_seat(self._laid, self._trump)
+            self.winning = winning_seat(self._laid, self._trump, self._variant)
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self.tricks = [*self.tricks, trick_to_wire(event)]

@@ -92,6 +92,7 @@ class Connection(asyncio.Protocol):
         self.kind: Literal["human", "bot"] = "human"
         self.token = ""
         self.events = True
+        self.minor = 0
         self.address = "?"
         self.host = "?"
         """The peer's address without the port: wrong passwords are counted by it."""

@@ -10,9 +10,10 @@ from typing import Any
 
 import msgspec
 
-from setback.engine import Game, HandScored, Rules, game_record, replay_record
+from setback.engine import Game, HandScored, Rules, Variant, game_record, replay_record
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import WireRules
+from setback.server.ratings import key_parts
 from setback.server.store import BY_CLOCK, BY_STAND_IN, DamagedRecordError, GameRow, Store, replay, stood_in_seats
 from setback.telling.narrate import narrate
 from setback.telling.story import rules_text
@@ -171,11 +172,13 @@ def numbers_text(numbers: list[int]) -> str:
     return ("game " if len(numbers) == 1 else "games ") + ", ".join(spans)
 
 
-def leaderboard_rows(store: Store) -> list[dict[str, Any]]:
-    """The ratings of rated tables' players, highest first (``setback leaderboard``)."""
+def leaderboard_rows(store: Store, variant: Variant = Variant.STANDARD) -> list[dict[str, Any]]:
+    """The ratings of rated tables' players at ``variant`` (each variant keeps its own), highest
+    first (``setback leaderboard``)."""
     return [
         {"player": player, "rating": round(rating, 1), "games": games, "wins": wins}
-        for player, rating, games, wins in store.ratings()
+        for key, rating, games, wins in store.ratings()
+        for player, at in [key_parts(key)] if at is variant
     ]
 
 

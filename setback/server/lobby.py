@@ -16,7 +16,7 @@ import msgspec
 import structlog
 
 from setback.bots import BUILTIN
-from setback.engine import Game, Rules
+from setback.engine import Game, RefusedCombination, Rules, Variant
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import (
@@ -50,7 +50,7 @@ from setback.protocol.messages import (
 )
 from setback.server.config import ServerConfig
 from setback.server.peer import Peer, send_chat
-from setback.server.ratings import rating_name, update_ratings
+from setback.server.ratings import rating_key, rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
 from setback.server.store import Store, TableRow, token_hash
 from setback.server.table import Table
@@ -62,7 +62,7 @@ LISTED_TABLES = 256
 
 log = structlog.get_logger("setback.lobby")
 
-CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional", "resync"]
+CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional", "resync", "variants"]
 
 
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -132,6 +132,8 @@ class Lobby:
         peer.name = name
         peer.kind = hello.kind
         peer.events = hello.events
+        minor = hello.version.partition(".")[2].lstrip("0") or "0"
+        peer.minor = int(minor) if len(minor) <= 6 else 10**6  # (int() stops at 4,300 digits)
         hashed = token_hash(hello.token) if hello.token else None  # once, not once a table
         held = hashed is not None and any(t.book.holds(hashed) for t in self.tables.values())
         peer.token = hello.token if held and hello.token else secrets.token_urlsafe(18)
@@ -150,6 +152,8 @@ class Lobby:
         if token == peer.token:
             hashed = token_hash(token)
             for table in self.tables.values():
+                if not reads(peer, table):
+                    continue  # a seat it cannot play: its token says nothing to this client
                 holder = next((s.peer for s in table.seats if s.token_hash == hashed), None)
                 seat = table.book.reclaim(peer, hashed)
                 if seat is not None:
@@ -239,7 +243,7 @@ class Lobby:
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
         match message:
             case ListTables():
-                peer.send(Tables(id=message.id, tables=[t.info() for t in self._listed()]))
+                peer.send(Tables(id=message.id, tables=[t.info() for t in self._listed() if reads(peer, t)]))
             case CreateTable():
                 if message.spectate:
                     self._check_vacant(peer)
@@ -259,13 +263,16 @@ class Lobby:
                 table.start_if_ready()
             case Join(table=table_id, seat=seat, ready=ready, invite=invite):
                 table = self._vacant_peer(peer, table_id, invite)
+                check_reads(peer, table)
                 taken = table.join(peer, seat, ready)
                 self._place(peer, table)
                 peer.send(Joined(id=message.id, table=table.id, seat=taken.index, token=peer.token))
                 table.send_snapshot(peer, taken.index)
                 table.start_if_ready()
             case Spectate(table=table_id, invite=invite):
-                self._watch(peer, self._vacant_peer(peer, table_id, invite), message.id)
+                table = self._vacant_peer(peer, table_id, invite)
+                check_reads(peer, table)
+                self._watch(peer, table, message.id)
             case Leave():
                 table = self._table_of(peer)
                 del self.where[peer]
@@ -302,6 +309,8 @@ class Lobby:
             raise RefusedError(Code.TABLE_FULL, f"the server holds its maximum of {self.config.max_tables} tables")
         try:
             rules = rules_from_wire(message.rules)
+        except RefusedCombination as exc:
+            raise RefusedError(Code.REFUSED, str(exc), options=list(exc.options)) from None
         except ValueError as exc:
             raise RefusedError(Code.BAD_RULES, str(exc)) from None
         self._check_clock(message.clock)
@@ -416,7 +425,7 @@ class Lobby:
         if not (table.options.rated and table.options.seed is None) or game.outcome is None:
             return
         rules = game.rules
-        names = [rating_name(s.kind, s.name, s.builtin) for s in table.seats]
+        names = [rating_key(rating_name(s.kind, s.name, s.builtin), rules.variant) for s in table.seats]
         sides = [rules.side_of(s) for s in range(rules.players)]
         update_ratings(self.store, names, sides, game.outcome.winner, frozenset(table.stood_in))
 
@@ -490,7 +499,7 @@ class Lobby:
     def _tell(self, table: Table, told: Peer | None) -> None:
         line = encode(TableUpdate(table=table.info()))
         for peer in self.browsing:
-            if peer is not told:
+            if peer is not told and reads(peer, table):
                 peer.send_line(line)
         for peer in table.hears.peers():
             if peer not in self.browsing and peer is not told:  # a player joining hears it once
@@ -525,6 +534,27 @@ class Lobby:
             closed = encode(TableClosed(table=table.id))
             for peer in self.browsing:
                 peer.send_line(closed)
+
+
+VARIANTS_SINCE = 4
+"""The minor protocol version whose clients read a variant table (jokers, points by name)."""
+
+
+def reads(peer: Peer, table: Table) -> bool:
+    """Whether ``peer``'s protocol version reads everything ``table`` sends: any table of the
+    standard game; a variant table from 1.4 on. A lobby lists a table only to peers that read it."""
+    return peer.minor >= VARIANTS_SINCE or table.options.rules.variant is Variant.STANDARD
+
+
+def check_reads(peer: Peer, table: Table) -> None:
+    """Refuse ``peer`` a seat or a view at a table it cannot read (see :func:`reads`)."""
+    if not reads(peer, table):
+        variant = table.options.rules.variant.value
+        raise RefusedError(
+            Code.REFUSED,
+            f"table {table.id} plays the {variant} variant: its cards (jokers) and points need protocol "
+            f"1.{VARIANTS_SINCE} or later, and your hello announced 1.{peer.minor}",
+        )
 
 
 def _reason(exc: Exception) -> str:

@@ -21,6 +21,8 @@ class Peer(Protocol):
     """Its address, without the port."""
     events: bool
     """Whether it asked for the event stream."""
+    minor: int
+    """The minor protocol version its hello announced (``1.3``: 3): what it can read."""
 
     def send(self, message: ServerMessage) -> None:
         """Queue a message; never blocks, never raises (a dead peer drops it)."""

@@ -8,10 +8,16 @@ game (two seats of one built-in bot, two players who chose one name) played agai
 itself: that game leaves its rating alone. So does a win a stand-in bot had a hand in:
 a player it played for (who left, stayed away or timed out too often) keeps a loss, but
 not a win.
+
+Each variant keeps its own ratings (a Pedro partner's skill says little of a cutthroat
+joker game): a player's rating in the standard game is kept under its name, as before
+variants, and in a variant under :func:`rating_key` (the name, a tab, the variant: a tab is
+in no player's name).
 """
 
 from __future__ import annotations
 
+from setback.engine import Variant
 from setback.server.store import Store
 
 START = 1500.0
@@ -22,6 +28,17 @@ def rating_name(kind: str, name: str | None, builtin: str | None) -> str:
     if kind == "builtin" and builtin:
         return f"builtin:{builtin}"
     return name or "?"
+
+
+def rating_key(name: str, variant: Variant) -> str:
+    """The key a player's rating at ``variant`` is kept under (see the module docstring)."""
+    return name if variant is Variant.STANDARD else f"{name}\t{variant.value}"
+
+
+def key_parts(key: str) -> tuple[str, Variant]:
+    """The player and the variant of a key :func:`rating_key` made."""
+    name, tab, variant = key.rpartition("\t")
+    return (name, Variant(variant)) if tab else (key, Variant.STANDARD)
 
 
 def expected(rating: float, other: float) -> float:

@@ -36,7 +36,10 @@ def builtin_bot(name: str, seat: int) -> BotSeat:
 class RefusedError(Exception):
     """A request the server refuses, with the error code to send (fatal codes close the connection)."""
 
-    def __init__(self, code: Code, message: str, path: str | None = None, request: int | None = None) -> None:
+    def __init__(
+        self, code: Code, message: str, path: str | None = None, request: int | None = None,
+        options: list[str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -44,10 +47,15 @@ class RefusedError(Exception):
         """For ``invalid_field``: the JSON path of the field refused, as msgspec names it."""
         self.request = request
         """For a refused answer whose decision stands: the number of the request to answer."""
+        self.options = options
+        """For ``refused`` table options: the two options that do not go together."""
 
     def answer(self, request_id: RequestId) -> Error:
         """The error that tells the peer, answering its message ``request_id``."""
-        return Error(id=request_id, code=self.code, message=self.message, path=self.path, request=self.request)
+        return Error(
+            id=request_id, code=self.code, message=self.message, path=self.path, request=self.request,
+            options=self.options,
+        )
 
 
 @dataclass

@@ -23,7 +23,8 @@ from setback.engine import (
     TrickWon,
     TrumpPitched,
 )
-from setback.telling.story import card_label
+from setback.protocol.convert import result_to_wire
+from setback.telling.story import card_label, more_points
 
 
 def side_name(rules: Rules, side: int, names: list[str]) -> str:
@@ -52,6 +53,9 @@ def describe_result(result: HandResult, rules: Rules, names: list[str], ascii: b
         + (side_name(rules, result.game, names) if result.game is not None else "nobody")
         + "  (pips " + ", ".join(str(p) for p in result.game_pips) + ")",
     ]
+    more = more_points(result_to_wire(result), names)
+    if more:
+        lines.append(f"  Points: {more}")
     pitcher = names[result.pitcher]
     how = f", the dealer, took the bid at {result.bid}" if result.stolen else f" bid {result.bid}"
     if result.set_back:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from setback.engine import DEFAULT_HAND_LIMIT, Card, Suit
+import msgspec
+
+from setback.engine import DEFAULT_HAND_LIMIT, Card, Point, Suit
 from setback.protocol.messages import (
     BidEvent,
     CardPlayedEvent,
@@ -49,9 +51,9 @@ REASONS = {
 
 
 def card_label(card: Card, ascii: bool = False) -> str:
-    """``10♥``, or ``10H`` with ``ascii``."""
+    """``10♥``, or ``10H`` with ``ascii``; a joker by its text form, ``JK``, ``BJ`` or ``LJ``."""
     text = str(card)
-    return text if ascii else text[:-1] + card.suit.symbol
+    return text if ascii or card.is_joker else text[:-1] + card.suit.symbol
 
 
 def side_of(rules: WireRules, seat: int) -> int:
@@ -77,9 +79,11 @@ def rules_text(rules: WireRules, brief: bool = False, usual_limit: bool = True) 
     leaves out what the seats already show (``2 teams · to 11 · smudge``), and without
     ``usual_limit`` the hand limit is named only when it is not the default."""
     words = [] if brief else [f"{rules.players} players"]
+    if rules.variant is not msgspec.UNSET and rules.variant != "standard":
+        words.insert(0, rules.variant.replace("_", "-"))
     if rules.teams or not brief:
         words.append(f"{rules.teams} teams" if rules.teams else "cutthroat")
-    words.append(f"to {rules.target}")
+    words.append(f"to {rules.points_to_win()}")
     if not rules.forced_dealer_bid:
         words.append("dealer may pass")
     if rules.smudge:
@@ -212,20 +216,43 @@ def result_lines(
     )
     return [
         (verdict,),
-        (f"High: {names[result.high]} ", Card.parse(result.high_card), "   ", *low_words(result, rules, names)),
+        high_low_words(result, rules, names),
         (f"Jack: {jack}   Game: {game}",),
+        *([(f"Points: {more}",)] if (more := more_points(result, names)) else []),
         (f"Game pips: {pips}",),
         *([(f"Score: {totals}",)] if scores else []),
     ]
 
 
-def low_words(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> Line:
+def more_points(result: WireHandResult, names: Sequence[str]) -> str:
+    """The points a variant adds to High, Low, Jack and Game, each with who took it:
+    ``Off-jack ann · Three (3) bob``; empty in the standard game."""
+    return " · ".join(
+        f"{Point(a.point).words}{f' ({a.value})' if a.value > 1 else ''} {names[a.seat]}"
+        for a in result.awards if a.point not in BASIC_POINTS and a.seat is not None
+    )
+
+
+BASIC_POINTS = frozenset({"high", "low", "jack", "game"})
+"""The points every variant has, which the summary names on their own lines."""
+
+
+def high_low_words(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> Line:
+    """``High: ann A♥   Low: bob 2♥`` (see :func:`low_words`), or, when no natural trump was dealt
+    (a variant's pitched joker), that nobody takes them."""
+    if result.high is None or result.high_card is None or result.low is None or result.low_card is None:
+        return ("High, Low: nobody (no natural trump dealt)",)
+    return (f"High: {names[result.high]} ", Card.parse(result.high_card), "   ",
+            *low_words(result.low, result.low_card, result, rules, names))
+
+
+def low_words(low_seat: int, low_card: str, result: WireHandResult, rules: WireRules, names: Sequence[str]) -> Line:
     """``Low: ann 2♥``; with ``low`` captured, ``Low: captured by bob 2♥, dealt to ann``."""
-    low = Card.parse(result.low_card)
+    low = Card.parse(low_card)
     taker = result.low_captured_by
     if rules.low != "captured" or taker is None:
-        return (f"Low: {names[result.low]} ", low)
-    dealt = "" if taker == result.low else f", dealt to {names[result.low]}"
+        return (f"Low: {names[low_seat]} ", low)
+    dealt = "" if taker == low_seat else f", dealt to {names[low_seat]}"
     return (f"Low: captured by {names[taker]} ", low, *((dealt,) if dealt else ()))
 
 
