@@ -295,3 +295,29 @@ async def test_a_peer_that_leaves_its_fatal_error_unread_is_dropped_after_the_id
         assert await dropped(server, "hog")
         await maker.close()
         await hog.close()
+
+
+async def test_a_peers_socket_holds_little_in_the_kernel_where_the_server_cannot_count_it() -> None:
+    """Each peer's socket, TCP or the browser table's, asks the kernel for a send buffer of
+    ``socket_send_buffer`` (Linux doubles it): left to grow (to 4 MiB), 1,000 peers that never
+    read made the kernel hold 1 GB that no budget of the server's saw."""
+    import socket
+
+    from wire import running_web_server, web_port
+
+    async with running_web_server() as server:
+        wanted = server.config.socket_send_buffer
+        client = await RawClient.connect(server.port)
+        await client.hello("sndbuf")
+        _, web = await asyncio.open_connection("127.0.0.1", web_port(server))
+        for _ in range(100):
+            if len(server.connections) == 1 and len(server.opening) == 1:
+                break
+            await asyncio.sleep(0.01)
+        peers = [*server.connections, *server.opening]
+        assert len(peers) == 2
+        for peer in peers:
+            sock = peer.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+            assert wanted <= sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * wanted
+        await client.close()
+        web.close()

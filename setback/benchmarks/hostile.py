@@ -320,6 +320,22 @@ async def _lag(worst: list[float]) -> None:
         worst[0] = max(worst[0], time.perf_counter() - began - 0.01)
 
 
+def kernel_queued(ports: list[int]) -> int:
+    """The bytes the kernel holds in the send queues of the server's sockets on ``ports``
+    (Linux's ``/proc/net/tcp``; 0 elsewhere): what a peer that does not read makes the machine
+    hold besides the server's own memory."""
+    wanted = {f"{port:04X}" for port in ports}
+    total = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            next(rows, None)
+            for row in rows:
+                fields = row.split()
+                if fields[1].rpartition(":")[2] in wanted and fields[3] == "01":  # established, from our port
+                    total += int(fields[4].partition(":")[0], 16)
+    return total
+
+
 def _logged_ports(log: Path) -> set[int]:
     """The peers' ports the server's log lines in :data:`DROPS` (and its ``closed`` lines) name."""
     ports = set()
@@ -352,7 +368,7 @@ def _drops(log: Path) -> dict[str, int]:
 async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -> dict[str, Any]:
     ws_port, tcp_port = server.ports
     count, attack = ATTACKS[name]
-    probe, stop, peak, lag = Probe(), asyncio.Event(), [0], [0.0]
+    probe, stop, peak, lag, queued = Probe(), asyncio.Event(), [0], [0.0], [0]
     async with playing("setback", tcp_port, BUSY_TABLES, Tally(rtts=None)):
         player = asyncio.ensure_future(_ping_player(tcp_port, probe, stop))
         await asyncio.sleep(1.0)
@@ -361,8 +377,10 @@ async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -
         peers = Peers()
 
         async def sample() -> None:
-            while True:
+            for turn in range(10**9):
                 peak[0] = max(peak[0], server.rss_kb())
+                if turn % 5 == 0:
+                    queued[0] = max(queued[0], kernel_queued(server.ports))
                 await asyncio.sleep(0.1)
 
         sampler, lagging = asyncio.ensure_future(sample()), asyncio.ensure_future(_lag(lag))
@@ -385,7 +403,7 @@ async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -
         "attack": name, "peers": count, "seconds": round(ended - began, 1),
         "rss_before_mb": round(before / 1024, 1), "rss_peak_mb": round(peak[0] / 1024, 1),
         "rss_growth_mb": round((peak[0] - before) / 1024, 1), **figures,
-        "harness_lag_max_ms": round(1000 * lag[0], 1),
+        "harness_lag_max_ms": round(1000 * lag[0], 1), "kernel_queued_peak_mb": round(queued[0] / 2**20, 1),
         "peers_connected": len(peers.attackers), "census": census,
     }
 
@@ -439,17 +457,19 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"server hot path: {result['build']}")
     print(f"{'attack':>15} {'peers':>6} {'RSS before':>11} {'peak':>9} {'growth':>9} "
-          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/held/cut':>12}  dropped")
+          f"{'kernel':>8} {'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/held/cut':>12}  "
+          "dropped")
     for row in rows:
         dropped = ", ".join(f"{n} {event}" for event, n in row["dropped"].items() if n) or "none"
         census = row["census"] or {}
         held = f"{row['peers_connected']}/{census.get('still_connected', '?')}/{census.get('cut_silently', '?')}"
         print(f"{row['attack']:>15} {row['peers']:>6} {row['rss_before_mb']:>9}MB {row['rss_peak_mb']:>7}MB "
-              f"{row['rss_growth_mb']:>+7}MB {_ms(row['player_rtt_p50_ms']):>11} "
+              f"{row['rss_growth_mb']:>+7}MB {row['kernel_queued_peak_mb']:>6}MB {_ms(row['player_rtt_p50_ms']):>11} "
               f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6} "
               f"{_ms(row['harness_lag_max_ms']):>9} {held:>12}  {dropped}")
-    print("own lag: the harness's own worst wake-up delay (part of every round trip it times); in/held/cut: the "
-          "attackers that connected, those the server still held at the end, those it cut without a log line")
+    print("kernel: the most the kernel held in the server's send queues (not in its RSS); own lag: the harness's "
+          "own worst wake-up delay (part of every round trip it times); in/held/cut: the attackers that connected, "
+          "those the server still held at the end, those it cut without a log line")
 
 
 def _ms(value: float | None) -> str:

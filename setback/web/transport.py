@@ -27,7 +27,7 @@ from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
 from setback.server.app import Server
-from setback.server.connection import Connection
+from setback.server.connection import Connection, bound_send_buffer
 from setback.web.records import Records
 from setback.web.site import Site, own_hosts, plain
 
@@ -104,6 +104,7 @@ class WebPeer(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        bound_send_buffer(transport, self.server.config.socket_send_buffer)
         if not self.server.admit_opening(self):
             self._head = None
             full = f"the server holds its maximum of {self.server.config.max_connections} connections\n"
