@@ -16,9 +16,15 @@ limits are what is measured), recording to a SQLite file, TCP and WebSocket on l
   headers of 8 KB, never its end.
 
 Figures: the server's RSS before the attack (its tables busy, the player connected) and at
-its peak (sampled every 0.1 s while the attack lasts), and the round trips of a TCP
-player's ``ping`` (one every 50 ms; a ping unanswered when the attack ends counts as one
-that long). Bounded in time (``--seconds`` an attack) and in count; loopback only.
+its peak (sampled every 0.1 s while the attack lasts); the most the kernel held in the send
+queues of the server's sockets (``/proc/net/tcp``: memory a non-reader costs the machine
+that is not in the server's RSS); the round trips of a TCP player's ``ping`` (one every
+50 ms; a ping unanswered when the attack ends counts as one that long) and the harness's
+own worst lag (its loop waking late: that much of a round trip is the harness's); and a
+census of the attackers at the end: how many connected, how many the server still holds,
+how many it dropped or closed with a log line naming them (its log lines counted by event),
+and how many it cut without one (which should be none). Bounded in time (``--seconds`` an
+attack) and in count; loopback only.
 
 Run: ``python -m setback.benchmarks.hostile`` or ``setback bench hostile [--attacks
 hoard-250,...] [--seconds 40] [--json]``.
@@ -142,9 +148,9 @@ class Peers:
 
     def __init__(self) -> None:
         self.writers: list[asyncio.StreamWriter] = []
-        self.attackers: dict[asyncio.StreamWriter, bytes] = {}
-        """The connections that attack (not the reading makers of tables), each with what it
-        may send at the end without changing what it is (:meth:`census`)."""
+        self.attackers: dict[asyncio.StreamWriter, tuple[int, bytes]] = {}
+        """The connections that attack (not the reading makers of tables), each with its port
+        and what it may send at the end without changing what it is (:meth:`census`)."""
         self.tasks: list[asyncio.Task[None]] = []
 
     def keep(self, writer: asyncio.StreamWriter, reading: bool = False, poke: bytes = b"\n") -> None:
@@ -152,7 +158,7 @@ class Peers:
         reading is paused, and ``poke`` is what it sends at the census (by default a blank line)."""
         if not reading:
             writer.transport.pause_reading()  # type: ignore[attr-defined]
-            self.attackers[writer] = poke
+            self.attackers[writer] = (writer.get_extra_info("sockname")[1], poke)
         self.writers.append(writer)
 
     async def census(self, log: Path) -> dict[str, int] | None:
@@ -163,16 +169,17 @@ class Peers:
         could not take in (its receive window shut) learns of the cut only when it sends."""
         if not hasattr(socket, "TCP_INFO"):
             return None
-        for writer, poke in self.attackers.items():
-            with contextlib.suppress(OSError, RuntimeError):
+        for writer, (_, poke) in self.attackers.items():
+            if not writer.is_closing():
                 writer.write(poke)
         await asyncio.sleep(0.5)
         named = _logged_ports(log)
         counts = {"still_connected": 0, "dropped_with_a_line": 0, "cut_silently": 0}
-        for writer in self.attackers:
-            sock, port = writer.get_extra_info("socket"), writer.get_extra_info("sockname")[1]
+        for writer, (port, _) in self.attackers.items():
+            sock = None if writer.is_closing() else writer.get_extra_info("socket")
             try:
-                established = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_ESTABLISHED
+                established = sock is not None and sock.getsockopt(
+                    socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_ESTABLISHED
             except OSError:
                 established = False
             if port in named:
