@@ -313,7 +313,10 @@ ATTACKS: dict[str, tuple[int, Attack]] = {
 
 TCP_ESTABLISHED = 1
 """``tcpi_state`` of a connection neither side has closed (Linux's ``TCP_INFO``)."""
-DROPS = ("slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full")
+DROPS = (
+    "slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full",
+    "request_refused", "request_timeout",
+)
 """The server's log lines that say it dropped (or refused) a peer for what it made it hold;
 besides them, its ``closed`` lines are counted by their code (``closed rate_limited``: a flood)."""
 

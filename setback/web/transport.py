@@ -111,7 +111,7 @@ class WebPeer(asyncio.Protocol):
             self.transport.write(plain(http.HTTPStatus.SERVICE_UNAVAILABLE, full).serialize())
             self.transport.close()
             return
-        self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self.abort)
+        self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self._timed_out)
 
     def data_received(self, data: bytes) -> None:
         head = self._head
@@ -238,8 +238,14 @@ class WebPeer(asyncio.Protocol):
             connection.input_held = held
             connection.account()
 
+    def _timed_out(self) -> None:
+        """No whole request within :data:`REQUEST_TIMEOUT` (or its answer not read): dropped."""
+        log.info("request_timeout", peer=self.get_extra_info("peername"), unread=self.held)
+        self.abort()
+
     def _refuse(self, status: http.HTTPStatus, text: str) -> None:
-        """Answer the request unread and close (once the answer is written)."""
+        """Answer the request unread and close (once the answer is written), with a log line."""
+        log.info("request_refused", peer=self.get_extra_info("peername"), status=status.value)
         self.protocol.send_response(self.protocol.reject(status, text))
         self._send()
 
