@@ -25,8 +25,9 @@ from harness import chunks, run, table_in_play, web_peer
 
 from setback.web.site import HEADERS
 
-STATUSES = {101, 200, 400, 403, 404, 405, 413, 414, 426, 431, 503}
-"""What the page's port may answer: the upgrade, a file or record, and its refusals."""
+STATUSES = {101, 200, 400, 403, 404, 405, 413, 414, 426, 431, 503, 505}
+"""What the page's port may answer: the upgrade, a file or record, and its refusals (505: an
+upgrade asked over HTTP/1.0)."""
 KEY = b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
 
 SEEDS = [
@@ -40,6 +41,7 @@ SEEDS = [
     b"\x07GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 8\r\n"
     + b"X-Long: " + b"v" * 4000 + b"\r\n\r\n",
     b"\x09GET /api/games/1/replay HTTP/1.1\r\nHost: [::1]\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    b"\x02GET /ws HTTP/1.0\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" + KEY + b"\r\n",
 ]
 """Where the mutator starts from (the first byte: its low bit, the stream ends after the
 input; the rest, how the bytes are cut)."""

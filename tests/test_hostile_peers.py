@@ -339,3 +339,60 @@ async def test_a_peer_that_leaves_its_fatal_error_unread_is_dropped_after_the_id
         assert await dropped(server, "hog")
         await maker.close()
         await hog.close()
+
+
+async def test_a_peers_socket_holds_little_in_the_kernel_where_the_server_cannot_count_it() -> None:
+    """Each peer's socket, TCP or the browser table's, asks the kernel for a send buffer of
+    ``socket_send_buffer`` (Linux doubles it): left to grow (to 4 MiB), 1,000 peers that never
+    read made the kernel hold 1 GB that no budget of the server's saw."""
+    import socket
+
+    from wire import running_web_server, web_port
+
+    async with running_web_server() as server:
+        wanted = server.config.socket_send_buffer
+        client = await RawClient.connect(server.port)
+        await client.hello("sndbuf")
+        _, web = await asyncio.open_connection("127.0.0.1", web_port(server))
+        for _ in range(100):
+            if len(server.connections) == 1 and len(server.opening) == 1:
+                break
+            await asyncio.sleep(0.01)
+        peers = [*server.connections, *server.opening]
+        assert len(peers) == 2
+        for peer in peers:
+            sock = peer.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+            assert wanted <= sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * wanted
+        await client.close()
+        web.close()
+
+
+async def test_a_request_refused_or_too_slow_on_the_web_port_is_dropped_with_a_log_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Headers past 16 KiB are answered 431 and the peer closed, a request not whole in time is
+    dropped: each says so in the log, naming the peer (every byte a peer makes the server hold
+    is bounded, and past the bound it is dropped with a log line)."""
+    from structlog.testing import capture_logs
+    from wire import running_web_server, web_port
+
+    from setback.web import transport
+
+    monkeypatch.setattr(transport, "REQUEST_TIMEOUT", 0.2)
+    async with running_web_server() as server:
+        with capture_logs() as logs:
+            reader, hoarder = await asyncio.open_connection("127.0.0.1", web_port(server))
+            hoarder.write(b"GET / HTTP/1.1\r\n" + b"X-Big: " + b"h" * 20_000 + b"\r\n")
+            assert (await reader.read(12)).startswith(b"HTTP/1.1 431")
+            _, slow = await asyncio.open_connection("127.0.0.1", web_port(server))
+            slow.write(b"GET / HTTP/1.1\r\n")
+            for _ in range(100):
+                if any(entry["event"] == "request_timeout" for entry in logs):
+                    break
+                await asyncio.sleep(0.02)
+        events = {entry["event"]: entry for entry in logs}
+        assert events["request_refused"]["status"] == 431
+        assert events["request_refused"]["peer"][1] == hoarder.get_extra_info("sockname")[1]
+        assert events["request_timeout"]["peer"][1] == slow.get_extra_info("sockname")[1]
+        hoarder.close()
+        slow.close()

@@ -16,9 +16,15 @@ limits are what is measured), recording to a SQLite file, TCP and WebSocket on l
   headers of 8 KB, never its end.
 
 Figures: the server's RSS before the attack (its tables busy, the player connected) and at
-its peak (sampled every 0.1 s while the attack lasts), and the round trips of a TCP
-player's ``ping`` (one every 50 ms; a ping unanswered when the attack ends counts as one
-that long). Bounded in time (``--seconds`` an attack) and in count; loopback only.
+its peak (sampled every 0.1 s while the attack lasts); the most the kernel held in the send
+queues of the server's sockets (``/proc/net/tcp``: memory a non-reader costs the machine
+that is not in the server's RSS); the round trips of a TCP player's ``ping`` (one every
+50 ms; a ping unanswered when the attack ends counts as one that long) and the harness's
+own worst lag (its loop waking late: that much of a round trip is the harness's); and a
+census of the attackers at the end: how many connected, how many the server still holds,
+how many it dropped or closed with a log line naming them (its log lines counted by event),
+and how many it cut without one (which should be none). Bounded in time (``--seconds`` an
+attack) and in count; loopback only.
 
 Run: ``python -m setback.benchmarks.hostile`` or ``setback bench hostile [--attacks
 hoard-250,...] [--seconds 40] [--json]``.
@@ -142,9 +148,9 @@ class Peers:
 
     def __init__(self) -> None:
         self.writers: list[asyncio.StreamWriter] = []
-        self.attackers: dict[asyncio.StreamWriter, bytes] = {}
-        """The connections that attack (not the reading makers of tables), each with what it
-        may send at the end without changing what it is (:meth:`census`)."""
+        self.attackers: dict[asyncio.StreamWriter, tuple[int, bytes]] = {}
+        """The connections that attack (not the reading makers of tables), each with its port
+        and what it may send at the end without changing what it is (:meth:`census`)."""
         self.tasks: list[asyncio.Task[None]] = []
 
     def keep(self, writer: asyncio.StreamWriter, reading: bool = False, poke: bytes = b"\n") -> None:
@@ -152,7 +158,7 @@ class Peers:
         reading is paused, and ``poke`` is what it sends at the census (by default a blank line)."""
         if not reading:
             writer.transport.pause_reading()  # type: ignore[attr-defined]
-            self.attackers[writer] = poke
+            self.attackers[writer] = (writer.get_extra_info("sockname")[1], poke)
         self.writers.append(writer)
 
     async def census(self, log: Path) -> dict[str, int] | None:
@@ -163,16 +169,17 @@ class Peers:
         could not take in (its receive window shut) learns of the cut only when it sends."""
         if not hasattr(socket, "TCP_INFO"):
             return None
-        for writer, poke in self.attackers.items():
-            with contextlib.suppress(OSError, RuntimeError):
+        for writer, (_, poke) in self.attackers.items():
+            if not writer.is_closing():
                 writer.write(poke)
         await asyncio.sleep(0.5)
         named = _logged_ports(log)
         counts = {"still_connected": 0, "dropped_with_a_line": 0, "cut_silently": 0}
-        for writer in self.attackers:
-            sock, port = writer.get_extra_info("socket"), writer.get_extra_info("sockname")[1]
+        for writer, (port, _) in self.attackers.items():
+            sock = None if writer.is_closing() else writer.get_extra_info("socket")
             try:
-                established = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_ESTABLISHED
+                established = sock is not None and sock.getsockopt(
+                    socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0] == TCP_ESTABLISHED
             except OSError:
                 established = False
             if port in named:
@@ -306,7 +313,10 @@ ATTACKS: dict[str, tuple[int, Attack]] = {
 
 TCP_ESTABLISHED = 1
 """``tcpi_state`` of a connection neither side has closed (Linux's ``TCP_INFO``)."""
-DROPS = ("slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full")
+DROPS = (
+    "slow_peer_dropped", "unread_budget_exceeded", "closed_peer_not_reading", "server_full",
+    "request_refused", "request_timeout",
+)
 """The server's log lines that say it dropped (or refused) a peer for what it made it hold;
 besides them, its ``closed`` lines are counted by their code (``closed rate_limited``: a flood)."""
 
@@ -318,6 +328,22 @@ async def _lag(worst: list[float]) -> None:
         began = time.perf_counter()
         await asyncio.sleep(0.01)
         worst[0] = max(worst[0], time.perf_counter() - began - 0.01)
+
+
+def kernel_queued(ports: list[int]) -> int:
+    """The bytes the kernel holds in the send queues of the server's sockets on ``ports``
+    (Linux's ``/proc/net/tcp``; 0 elsewhere): what a peer that does not read makes the machine
+    hold besides the server's own memory."""
+    wanted = {f"{port:04X}" for port in ports}
+    total = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            next(rows, None)
+            for row in rows:
+                fields = row.split()
+                if fields[1].rpartition(":")[2] in wanted and fields[3] == "01":  # established, from our port
+                    total += int(fields[4].partition(":")[0], 16)
+    return total
 
 
 def _logged_ports(log: Path) -> set[int]:
@@ -352,7 +378,7 @@ def _drops(log: Path) -> dict[str, int]:
 async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -> dict[str, Any]:
     ws_port, tcp_port = server.ports
     count, attack = ATTACKS[name]
-    probe, stop, peak, lag = Probe(), asyncio.Event(), [0], [0.0]
+    probe, stop, peak, lag, queued = Probe(), asyncio.Event(), [0], [0.0], [0]
     async with playing("setback", tcp_port, BUSY_TABLES, Tally(rtts=None)):
         player = asyncio.ensure_future(_ping_player(tcp_port, probe, stop))
         await asyncio.sleep(1.0)
@@ -361,8 +387,10 @@ async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -
         peers = Peers()
 
         async def sample() -> None:
-            while True:
+            for turn in range(10**9):
                 peak[0] = max(peak[0], server.rss_kb())
+                if turn % 5 == 0:
+                    queued[0] = max(queued[0], kernel_queued(server.ports))
                 await asyncio.sleep(0.1)
 
         sampler, lagging = asyncio.ensure_future(sample()), asyncio.ensure_future(_lag(lag))
@@ -385,7 +413,7 @@ async def _attack(name: str, server: ServerProcess, log: Path, seconds: float) -
         "attack": name, "peers": count, "seconds": round(ended - began, 1),
         "rss_before_mb": round(before / 1024, 1), "rss_peak_mb": round(peak[0] / 1024, 1),
         "rss_growth_mb": round((peak[0] - before) / 1024, 1), **figures,
-        "harness_lag_max_ms": round(1000 * lag[0], 1),
+        "harness_lag_max_ms": round(1000 * lag[0], 1), "kernel_queued_peak_mb": round(queued[0] / 2**20, 1),
         "peers_connected": len(peers.attackers), "census": census,
     }
 
@@ -439,17 +467,19 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"server hot path: {result['build']}")
     print(f"{'attack':>15} {'peers':>6} {'RSS before':>11} {'peak':>9} {'growth':>9} "
-          f"{'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/held/cut':>12}  dropped")
+          f"{'kernel':>8} {'player p50':>11} {'p99':>9} {'max':>9} {'pings':>6} {'own lag':>9} {'in/held/cut':>12}  "
+          "dropped")
     for row in rows:
         dropped = ", ".join(f"{n} {event}" for event, n in row["dropped"].items() if n) or "none"
         census = row["census"] or {}
         held = f"{row['peers_connected']}/{census.get('still_connected', '?')}/{census.get('cut_silently', '?')}"
         print(f"{row['attack']:>15} {row['peers']:>6} {row['rss_before_mb']:>9}MB {row['rss_peak_mb']:>7}MB "
-              f"{row['rss_growth_mb']:>+7}MB {_ms(row['player_rtt_p50_ms']):>11} "
+              f"{row['rss_growth_mb']:>+7}MB {row['kernel_queued_peak_mb']:>6}MB {_ms(row['player_rtt_p50_ms']):>11} "
               f"{_ms(row.get('player_rtt_p99_ms')):>9} {_ms(row['player_rtt_max_ms']):>9} {row['player_pings']:>6} "
               f"{_ms(row['harness_lag_max_ms']):>9} {held:>12}  {dropped}")
-    print("own lag: the harness's own worst wake-up delay (part of every round trip it times); in/held/cut: the "
-          "attackers that connected, those the server still held at the end, those it cut without a log line")
+    print("kernel: the most the kernel held in the server's send queues (not in its RSS); own lag: the harness's "
+          "own worst wake-up delay (part of every round trip it times); in/held/cut: the attackers that connected, "
+          "those the server still held at the end, those it cut without a log line")
 
 
 def _ms(value: float | None) -> str:

@@ -97,6 +97,7 @@ def _serve(kind: str, folder: str | None) -> None:
     from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
     from setback.server.files import fit_open_files
+    from setback.server.memory import tune_malloc
     from setback.web import WebListener
 
     # as JSON lines, for ServerProcess's log; the hostile benchmark's server logs what `serve` does
@@ -116,6 +117,7 @@ def _serve(kind: str, folder: str | None) -> None:
             if kind != "setback":
                 ports.insert(0, (await WebListener.start(server, "127.0.0.1", 0)).port)
             tune_gc()  # as `setback serve` does
+            tune_malloc()
         else:
             listener = await asyncio.start_server(_echo, "127.0.0.1", 0, limit=MAX_SERVER_LINE_BYTES)
             ports = [listener.sockets[0].getsockname()[1]]

@@ -69,11 +69,13 @@ async def serve(config: ServerConfig, web_port: int | None, qr: bool, advertise:
     and, with ``advertise``, the announcement on the LAN over mDNS."""
     from setback.server.app import Server, tune_gc
     from setback.server.files import fit_open_files
+    from setback.server.memory import tune_malloc
 
     server = Server(fit_open_files(config))
     await server.start()
     web = await start_web(server, config.host, web_port, qr, sys.stdout) if web_port is not None else None
     tune_gc()
+    tune_malloc()
     advertisement = None
     if advertise:
         from setback.server.advertise import AdvertiseError, Advertisement

@@ -41,6 +41,11 @@ class ServerConfig:
     """Bytes queued for all peers together and not read yet: past it, the peers holding the
     most are dropped as dead until the rest fits (so that 4,096 peers that never read cannot
     take the server's memory)."""
+    socket_send_buffer: int = 64 * 1024
+    """The kernel's send buffer asked for each peer's socket (``SO_SNDBUF``, which Linux
+    doubles): what a peer that does not read makes the kernel hold, beyond what the server
+    counts. Left to itself the kernel grows it to 4 MiB a socket, so 1,000 peers that never
+    read held 1 GB there; 0 leaves it to the kernel."""
     max_chat_chars: int = 500
     max_name_chars: int = 40
     max_tables: int = 10_000

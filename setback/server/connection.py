@@ -10,6 +10,8 @@ line holds for a frame too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
 from typing import Literal, cast
 
@@ -54,6 +56,16 @@ disk (chat) costs more, so that no connection can make the server do much for ot
 
 WRITE_CHUNK = 256 * 1024
 """The most of a peer's backlog handed to its transport at once (then the rest, as it reads)."""
+
+
+def bound_send_buffer(transport: asyncio.BaseTransport, size: int) -> None:
+    """Ask the kernel to keep no more than ``size`` (``ServerConfig.socket_send_buffer``) in the
+    send buffer of ``transport``'s socket, where the server cannot count it; 0, or a transport
+    without a socket, is left as it is."""
+    sock = transport.get_extra_info("socket")
+    if size and sock is not None:
+        with contextlib.suppress(OSError):  # (a socket already closed)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 class _Unread:
@@ -111,6 +123,7 @@ class Connection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's transports are not subclasses
+        bound_send_buffer(transport, self.config.socket_send_buffer)
         peer = transport.get_extra_info("peername")
         self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)

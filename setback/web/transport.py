@@ -27,7 +27,7 @@ from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
 from setback.server.app import Server
-from setback.server.connection import Connection
+from setback.server.connection import Connection, bound_send_buffer
 from setback.web.records import Records
 from setback.web.site import Site, own_hosts, plain
 
@@ -104,13 +104,14 @@ class WebPeer(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        bound_send_buffer(transport, self.server.config.socket_send_buffer)
         if not self.server.admit_opening(self):
             self._head = None
             full = f"the server holds its maximum of {self.server.config.max_connections} connections\n"
             self.transport.write(plain(http.HTTPStatus.SERVICE_UNAVAILABLE, full).serialize())
             self.transport.close()
             return
-        self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self.abort)
+        self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self._timed_out)
 
     def data_received(self, data: bytes) -> None:
         head = self._head
@@ -237,8 +238,14 @@ class WebPeer(asyncio.Protocol):
             connection.input_held = held
             connection.account()
 
+    def _timed_out(self) -> None:
+        """No whole request within :data:`REQUEST_TIMEOUT` (or its answer not read): dropped."""
+        log.info("request_timeout", peer=self.get_extra_info("peername"), unread=self.held)
+        self.abort()
+
     def _refuse(self, status: http.HTTPStatus, text: str) -> None:
-        """Answer the request unread and close (once the answer is written)."""
+        """Answer the request unread and close (once the answer is written), with a log line."""
+        log.info("request_refused", peer=self.get_extra_info("peername"), status=status.value)
         self.protocol.send_response(self.protocol.reject(status, text))
         self._send()
 
