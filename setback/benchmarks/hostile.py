@@ -116,6 +116,7 @@ async def _raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A connection whose receive buffer is small, so the server's output stays on its side."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+    sock.bind(("127.0.0.1", 0))  # a port of its own: unbound, a TCP and a WebSocket attacker may share one
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
     return await asyncio.open_connection(sock=sock, limit=MAX_SERVER_LINE_BYTES)
