@@ -217,7 +217,7 @@ def run(target: Callable[[bytes], None], seeds: Sequence[bytes], argv: list[str]
         import atheris
     except ImportError:
         raise SystemExit(
-            "fuzz: atheris is not installed (pip install atheris); without it, "
+            "fuzz: atheris is not installed (pip install -e '.[fuzz]'); without it, "
             f"python {argv[0]} N runs N seeded random inputs"
         ) from None
     folders = [Path(arg) for arg in argv[1:] if not arg.startswith("-")]

@@ -37,10 +37,12 @@ class ServerConfig:
     """The ``bot_pace`` of a table whose ``create_table`` does not give one."""
     max_write_buffer: int = 4 * 1024 * 1024
     """Bytes queued for a peer that does not read, after which it is dropped as dead."""
-    max_unread_output: int = 256 * 1024 * 1024
+    max_unread_output: int = 128 * 1024 * 1024
     """Bytes queued for all peers together and not read yet: past it, the peers holding the
     most are dropped as dead until the rest fits (so that 4,096 peers that never read cannot
-    take the server's memory)."""
+    take the server's memory). 128 MiB is 32 peers at their own limit, or a LAN evening's
+    hundred readers many times over; with what 1,000 connections cost besides, it keeps a
+    server under 1,000 non-readers within some 300 MB (setback/benchmarks/README.md)."""
     socket_send_buffer: int = 64 * 1024
     """The kernel's send buffer asked for each peer's socket (``SO_SNDBUF``, which Linux
     doubles): what a peer that does not read makes the kernel hold, beyond what the server
