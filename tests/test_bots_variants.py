@@ -3,12 +3,29 @@ on set deals."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from deals import act, deal
 
 from setback.bots import HeuristicBot, SearchBot
-from setback.bots.search import Rollout
-from setback.engine import Action, Bid, Game, Phase, Rules, Variant, mask_of, state_from_view
+from setback.bots.search import Rollout, Sampler
+from setback.engine import (
+    BIG_JOKER,
+    JOKER,
+    LITTLE_JOKER,
+    Action,
+    Bid,
+    Card,
+    Game,
+    Phase,
+    Rules,
+    Suit,
+    Variant,
+    mask_of,
+    state_from_view,
+    suit_cards,
+)
 
 PEDRO = Rules(players=4, variant=Variant.PEDRO)
 """Pedro's default table: 4 players in two pairs (seats 0 and 2 against 1 and 3)."""
@@ -95,3 +112,21 @@ def test_search_captures_the_five_of_trump_when_it_can() -> None:
     act(game, "pass", "bid 1", "pass", "pass", "5H", "2H", "6H")
     assert game.to_act == 3
     assert str(decision(game, SearchBot(0, budget_ms=None, playouts=200))) == "play AH"
+
+
+def test_search_samples_the_variants_deck_and_its_trump_suit() -> None:
+    """``search`` deals the other hands from ten_point's 54 cards: both jokers, never the joker of
+    the joker variant; and a seat that showed it holds no trump is never dealt one of ten_point's
+    trumps printed elsewhere (the off-jack, the jokers)."""
+    rules = Rules(players=2, variant=Variant.TEN_POINT)
+    game = deal(rules, 1, "AH 2C 3C 4C 5C 6C", "7C 8C 9C 10C JC QC")
+    rng = random.Random(1)
+    seen = 0
+    for _ in range(300):
+        seen |= Sampler(game.view(0)).deal(rng)[1]
+    assert seen >> BIG_JOKER & 1 and seen >> LITTLE_JOKER & 1 and not seen >> JOKER & 1
+    act(game, "bid 4", "pass", "AH", "7C")
+    trumps = suit_cards(Suit.HEARTS, Suit.HEARTS, Variant.TEN_POINT)
+    assert trumps >> Card.parse("JD") & 1 and trumps >> BIG_JOKER & 1
+    sampler = Sampler(game.view(0))
+    assert all(not sampler.deal(rng)[1] & trumps for _ in range(100))
