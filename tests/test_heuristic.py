@@ -5,8 +5,8 @@ from __future__ import annotations
 from deals import act, deal
 
 from setback.bots import HeuristicBot
-from setback.bots.tactics import lead_card
-from setback.engine import Game, LowRule, Rules
+from setback.bots.tactics import TRUMPS, lead_card
+from setback.engine import Game, LowRule, Rules, Variant
 
 
 def choice(game: Game) -> str:
@@ -141,8 +141,8 @@ def test_low_captured_leads_the_low_trump_once_no_trump_is_out() -> None:
     """low captured: with no trump left to the others, the lowest trump led wins its own trick."""
     spades = 13 * 3
     hand = 1 << spades | 1 << (13 * 1 + 12)  # the two of trump and the ace of diamonds
-    assert lead_card(hand, 3, unseen=0, low=spades) == spades
-    assert lead_card(hand, 3, unseen=0) == 13 * 1 + 12
+    assert lead_card(hand, TRUMPS[Variant.STANDARD][3], unseen=0, low=spades) == spades
+    assert lead_card(hand, TRUMPS[Variant.STANDARD][3], unseen=0) == 13 * 1 + 12
 
 
 def test_club_false_plays_the_club_options_as_todays_game() -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
 
 from setback.cli import main
-from setback.engine import ACTIONS, Card
+from setback.engine import ACTIONS, BIG_JOKER, LITTLE_JOKER, Card, Rules, Variant, rules_of
+from setback.match import MatchPlan, play_match
+from setback.match.samples import write_samples
 
 Samples = tuple[list[dict[str, Any]], list[dict[str, Any]]]
 """A match's records, and the rows of their samples."""
@@ -76,3 +79,25 @@ def test_outcomes_are_the_records_for_the_seats_side(samples: Samples) -> None:
             assert row["hand_set_back"] == (result["set_back"] and pitchers == side)
         assert row["game_won"] == (record["outcome"]["winner"] == side)
         assert row["game_score"] == record["outcome"]["scores"][side]
+
+
+def test_rows_name_the_variant_and_hold_its_jokers(tmp_path: Path) -> None:
+    """Each row names its table's variant; at ten_point a joker played is its index in ``action``
+    and bit 52 + its place (BJ 53, LJ 54) in the ``hand`` and ``legal`` masks."""
+    records: list[dict[str, Any]] = []
+    for variant in (Variant.STANDARD, Variant.TEN_POINT):
+        plan = MatchPlan(("heuristic", "random"), Rules(players=2, variant=variant, target=7), 4, seed=3)
+        play_match(plan, on_record=records.append)
+    out = tmp_path / "variants.parquet"
+    assert write_samples(records, out)[0] == 8
+    rows = pq.read_table(out).to_pylist()
+    assert [row["variant"] for row in rows] == [
+        rules_of(records[row["record"]]["rules"]).variant.value for row in rows
+    ]
+    assert {row["variant"] for row in rows} == {"standard", "ten_point"}
+    jokers = [row for row in rows if row["phase"] == 1 and row["action"] in (BIG_JOKER, LITTLE_JOKER)]
+    assert jokers
+    for row in jokers:
+        bit = 53 if row["action"] == BIG_JOKER else 54
+        assert row["hand"] >> bit & 1 and row["legal"] >> bit & 1
+        assert row["hand"].bit_count() == row["hand_sizes"][row["seat"]]

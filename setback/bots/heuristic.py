@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from setback.bots.base import Bot
 from setback.bots.tactics import (
-    JACK,
     PIPS,
+    TRUMPS,
     bid_amount,
     choose_bid,
     follow_card,
@@ -48,8 +48,9 @@ def low_to_capture(view: View, hand: int, trump: int, unseen: int) -> int:
 
 
 class HeuristicBot(Bot):
-    """Counts sure points to bid, pitches its highest trump, protects the jack, captures tens,
-    and plays to its partner: for 2-7 players, cutthroat or partnerships, every option.
+    """Counts sure points to bid, pitches its highest trump, protects the jack (and every other
+    point card of the variant), captures tens and point cards, and plays to its partner: for
+    2-7 players, cutthroat or partnerships, every option and variant.
 
     With ``club`` (the default) it plays the club options as a club player would (see
     :mod:`setback.bots.tactics`); ``club=False`` plays them as if it did not know them,
@@ -67,13 +68,13 @@ class HeuristicBot(Bot):
         assert view.seat is not None
         rules = view.rules
         hand = mask_of(view.hand)
-        amount = bid_amount(hand, rules.players, partners_of(view, view.seat), self.boldness)
+        amount = bid_amount(hand, rules.players, partners_of(view, view.seat), self.boldness, rules.variant)
         made = [b for b in view.bids if isinstance(b, BidMade)]
         high = made[-1].amount if made else 0
         partner_high = bool(made) and rules.side_of(made[-1].seat) == rules.side_of(view.seat)
         legal = tuple(a.code for a in view.legal)
         steals = self.club and rules.dealer_steal
-        return ACTIONS[choose_bid(legal, amount, high, partner_high, steals, rules.smudge)]
+        return ACTIONS[choose_bid(legal, amount, high, partner_high, steals, rules.smudge, rules.top_bid)]
 
     def play(self, view: View) -> Action:
         assert view.seat is not None
@@ -83,19 +84,19 @@ class HeuristicBot(Bot):
         if len(legal) == 1:
             return view.legal[0]
         if view.trump is None:
-            return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat))]
-        trump = int(view.trump)
+            return ACTIONS[pitch_card(hand, rules.players, partners_of(view, view.seat), rules.variant)]
+        t = TRUMPS[rules.variant][view.trump]
         unseen = unseen_by(view)
         captured = self.club and rules.low is LowRule.CAPTURED
-        low = low_to_capture(view, hand, trump, unseen) if captured else -1
+        low = low_to_capture(view, hand, t.suit, unseen) if captured else -1
         if not view.trick:
-            return ACTIONS[lead_card(hand, trump, unseen, low)]
-        led = view.trick[0].card // 13
-        best, winner = max((strength(p.card, trump, led), p.seat) for p in view.trick)
+            return ACTIONS[lead_card(hand, t, unseen, low)]
+        led = view.trick[0].card
+        best, winner = max((strength(p.card, t, led), p.seat) for p in view.trick)
         value = sum(PIPS[p.card] for p in view.trick)
-        value += 10 * any(p.card == 13 * trump + JACK or p.card == low for p in view.trick)
+        value += 10 * any(t.values[p.card] or p.card == low for p in view.trick)
         return ACTIONS[follow_card(
-            legal, trump, led, best,
+            legal, t, led, best,
             partner_winning=rules.side_of(winner) == rules.side_of(view.seat),
             last=len(view.trick) == rules.players - 1,
             trick_value=value,

@@ -35,8 +35,8 @@ from typing import Any
 
 from setback.bots.base import Bot
 from setback.bots.tactics import (
-    JACK,
     PIPS,
+    TRUMPS,
     bid_amount,
     cards,
     choose_bid,
@@ -119,6 +119,7 @@ class Sampler:
         others = [s for s in range(rules.players) if s != self.seat]
         self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
         self.players = rules.players
+        self.variant = rules.variant
         self.bids = [
             (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
             for seat, amount in (bids_to_explain(view) if infer_bids else [])
@@ -129,7 +130,7 @@ class Sampler:
         holdings = self._deal_within_voids(rng)
         for _ in range(tries if self.bids else 0):
             if all(
-                bid_amount(holdings[seat] | self.played[seat], self.players, partners) >= amount
+                bid_amount(holdings[seat] | self.played[seat], self.players, partners, 0.0, self.variant) >= amount
                 for seat, amount, partners in self.bids
             ):
                 break
@@ -166,6 +167,9 @@ class Rollout:
         self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
         self.steals = club and rules.dealer_steal
         self.smudge = rules.smudge
+        self.top = rules.top_bid
+        self.variant = rules.variant
+        self.trumps = TRUMPS[rules.variant]
 
     def action(self, state: GameState) -> int:
         legal = state.legal_actions()
@@ -176,30 +180,31 @@ class Rollout:
         if state.phase is Phase.BIDDING:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
-            amount = bid_amount(hand, self.players, self.partners[seat])
-            return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge)
+            amount = bid_amount(hand, self.players, self.partners[seat], 0.0, self.variant)
+            return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge, self.top)
         trump = state.trump
         if trump is None:
-            return pitch_card(hand, self.players, self.partners[seat])
+            return pitch_card(hand, self.players, self.partners[seat], self.variant)
+        t = self.trumps[trump]
         trick = state.trick
         hands = state.hands
         if not trick:
             others = 0
             for mask in hands:
                 others |= mask
-            return lead_card(hand, trump, others & ~hand)
+            return lead_card(hand, t, others & ~hand)
         after = 0
         nxt = state.next_seat
         other = nxt[seat]
         while other != state.leader:
             after |= hands[other]
             other = nxt[other]
-        jack = 13 * trump + JACK
+        values = t.values
         value = 0
         for card in trick:
-            value += 10 if card == jack else PIPS[card]
+            value += 10 if values[card] else PIPS[card]
         return follow_card(
-            legal, trump, trick[0] // 13, state.best, self.side_of[state.winner] == self.side_of[seat],
+            legal, t, trick[0], state.best, self.side_of[state.winner] == self.side_of[seat],
             len(trick) == self.players - 1, value, after,
         )
 

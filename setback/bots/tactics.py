@@ -19,20 +19,92 @@ side's, like the jack. Bids count Low as dealt under either rule: counting it by
 which the pitcher's side captures it (about its share of the seats, whatever its trumps)
 bid less, and lost to today's count at a four-player cutthroat table (23% of the games
 against 27%, 800 duplicate games), where the bolder bidder wins; it did no better elsewhere.
+
+Every variant (RULES.md, "Variants") is judged through its :class:`Trumps`: which cards are
+trump once it is named (the off-card and the jokers too), how they rank, and what capturing
+each scores. Bidding adds to High, Low, Jack and Game the variant's other card points (the
+joker, the off-jack, the big and little joker, the three of trump, the five and the off-five),
+each by the chance the pitcher's side captures it: a high one held is kept like the jack, a
+low one held is captured under the side's winning trump, and one not held is drawn out by
+leading the boss trump. Play keeps every point card from the other side's tricks, gives it
+to a partner's safe trick and captures it, as it does the jack. In the standard game the
+judgement is the seeds' as above, number for number.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
+from setback.engine.tables import TABLES, TrumpTables
+from setback.engine.variants import VARIANTS, Variant
+
 SUIT: Final = tuple(0x1FFF << (13 * s) for s in range(4))
-"""Each suit's cards as a mask."""
+"""Each suit's printed cards as a mask."""
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 """Ranks as offsets within a suit (the 2 is 0)."""
 PIPS: Final = tuple((0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)[c % 13] if c < 52 else 0 for c in range(66))
 """What each card counts towards Game, by card code (the jokers, 63-65, count 0)."""
 UNSEEN_AT_DEAL: Final = 46
-"""Cards a seat cannot see once it has its six."""
+"""Cards a seat cannot see once it has its six, in the standard game's deck."""
+SPADES: Final = 3
+"""The suit a pitched joker makes trump."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trumps:
+    """One variant's trump suit once ``suit`` is named, as the tactics judge it.
+
+    ``members`` are its cards (the printed suit, the off-card, the jokers), ``extras`` those
+    printed elsewhere or nowhere. ``lead_strength[led][card]`` is how strongly ``card`` wins a
+    trick led by the card ``led`` (the engine's own scale: above 100 a trump, -1 never wins);
+    ``place[card]`` is a trump's place in the suit (1 the lowest, 0 not a trump) and ``key`` an
+    order of every card for throwing away (side cards by rank, then trumps by place).
+    ``values[card]`` are the points capturing it scores (the jack 1; the variant's others),
+    ``ten_place`` the place of the ten of trump: a trump at or above it is a high trump.
+    ``order`` are the members high to low, ``deck`` the variant's number of cards.
+    """
+
+    suit: int
+    members: int
+    extras: int
+    suit_masks: tuple[int, int, int, int]
+    lead_strength: tuple[tuple[int, ...], ...]
+    place: tuple[int, ...]
+    key: tuple[int, ...]
+    values: tuple[int, ...]
+    ten_place: int
+    order: tuple[int, ...]
+    deck: int
+    jack: int
+    others: tuple[tuple[int, int], ...]
+    """The card points other than the jack: ``(card, value)``."""
+
+
+def _trumps(tables: TrumpTables, deck: int) -> Trumps:
+    suit = tables.trump
+    strength = tables.lead_strength[13 * suit]  # any trump led: every member's rank shows
+    order = tuple(sorted((c for c in range(len(strength)) if tables.members >> c & 1), key=lambda c: -strength[c]))
+    place = [0] * len(strength)
+    for i, card in enumerate(order):
+        place[card] = len(order) - i
+    values = [0] * len(strength)
+    for _, value, card in tables.point_cards:
+        values[card] = value
+    jack = 13 * suit + JACK
+    return Trumps(
+        suit=suit, members=tables.members, extras=tables.extras, suit_masks=tables.suit_masks,
+        lead_strength=tables.lead_strength, place=tuple(place),
+        key=tuple(12 + place[c] if place[c] else c % 13 for c in range(len(strength))),
+        values=tuple(values), ten_place=place[13 * suit + TEN], order=order, deck=deck, jack=jack,
+        others=tuple((card, value) for _, value, card in tables.point_cards if card != jack),
+    )
+
+
+TRUMPS: Final = {
+    variant: tuple(_trumps(t, len(tables.deck)) for t in tables.by_trump) for variant, tables in TABLES.items()
+}
+"""``TRUMPS[variant][suit]``: each variant's :class:`Trumps` for each suit named trump."""
 
 
 def cards(mask: int) -> list[int]:
@@ -45,45 +117,91 @@ def cards(mask: int) -> list[int]:
     return out
 
 
-def none_dealt(specific: int, players: int) -> float:
-    """The chance that none of ``specific`` unseen cards was dealt to the other seats."""
+def top_trump(mask: int, t: Trumps) -> int:
+    """The highest trump of ``mask`` (a card code), or -1 when it holds none."""
+    printed = mask & SUIT[t.suit]
+    best = printed.bit_length() - 1
+    extra = mask & t.extras
+    while extra:
+        low = extra & -extra
+        card = low.bit_length() - 1
+        if best < 0 or t.place[card] > t.place[best]:
+            best = card
+        extra ^= low
+    return best
+
+
+def none_dealt(specific: int, players: int, unseen: int = UNSEEN_AT_DEAL) -> float:
+    """The chance that none of ``specific`` cards of the ``unseen`` was dealt to the other seats."""
     dealt = 6 * (players - 1)
     chance = 1.0
     for i in range(specific):
-        chance *= (UNSEEN_AT_DEAL - dealt - i) / (UNSEEN_AT_DEAL - i)
+        chance *= (unseen - dealt - i) / (unseen - i)
     return chance
 
 
-def pitch_value(hand: int, trump: int, players: int, partners: int = 0) -> float:
-    """The points the pitcher's side can expect with ``trump``: High, Low, Jack and Game.
+def pitch_value(hand: int, t: Trumps, players: int, partners: int = 0) -> float:
+    """The points the pitcher's side can expect with ``t``'s suit trump: High, Low, Jack, Game and
+    the variant's other card points.
 
     ``partners`` is the number of the pitcher's partners (0 in cutthroat). Low is counted as
     dealt also when it goes to its captor (``low`` captured): see the module's docstring.
     """
-    trumps = (hand >> (13 * trump)) & 0x1FFF
-    if not trumps:
+    held = hand & t.members
+    if not held:
         return 0.0
+    trumps = (hand >> (13 * t.suit)) & 0x1FFF
+    unseen = t.deck - 6
     top = trumps.bit_length() - 1
-    low = (trumps & -trumps).bit_length() - 1
-    length = trumps.bit_count()
+    length = held.bit_count()
     opponents = players - 1 - partners
     share = (1 + partners) / players
-    high = none_dealt(ACE - top, opponents + 1) if partners else none_dealt(ACE - top, players)
-    low_point = none_dealt(low, players) + (1 - none_dealt(low, players)) * partners / max(players - 1, 1)
+    high = low_point = 0.0
+    if trumps:
+        low = (trumps & -trumps).bit_length() - 1
+        high = none_dealt(ACE - top, opponents + 1, unseen) if partners else none_dealt(ACE - top, players, unseen)
+        out = none_dealt(low, players, unseen)
+        low_point = out + (1 - out) * partners / max(players - 1, 1)
+    dealt = 6 * (players - 1) / unseen
     if trumps >> JACK & 1:
         guards = (trumps >> QUEEN).bit_count() + max(0, length - 2) * 0.5
         jack = min(0.95, 0.5 + 0.2 * guards + 0.1 * partners)
     else:
-        dealt = 6 * (players - 1) / UNSEEN_AT_DEAL
         jack = dealt * min(0.5, 0.08 * length + 0.15 * (top > JACK)) * (1 + partners)
     tens = sum(1 for s in range(4) if hand >> (13 * s + TEN) & 1)
     game = min(0.9, share * (0.6 + 0.12 * length + 0.2 * (trumps >> TEN & 1) + 0.1 * tens))
-    return high + low_point + jack + game
+    return high + low_point + jack + game + (_card_points(hand, t, length, partners, dealt) if t.others else 0.0)
 
 
-def best_trump(hand: int, players: int, partners: int = 0) -> tuple[int, float]:
-    """The suit the hand would pitch and the points it expects there."""
-    return max(((s, pitch_value(hand, s, players, partners)) for s in range(4)), key=lambda sv: sv[1])
+def _card_points(hand: int, t: Trumps, length: int, partners: int, dealt: float) -> float:
+    """What the variant's card points other than the jack are worth to the pitcher's side."""
+    bosses = sum(hand >> card & 1 for card in t.order[:3])
+    total = 0.0
+    for card, value in t.others:
+        if hand >> card & 1:
+            above = sum(hand >> c & 1 for c in t.order if t.place[c] > t.place[card])
+            if t.place[card] >= t.ten_place:  # kept like the jack, behind the trumps above it
+                chance = min(0.95, 0.5 + 0.2 * above + 0.1 * max(0, length - 2) + 0.1 * partners)
+            else:  # played under a trump of the side that wins the trick
+                chance = min(0.9, 0.3 + 0.15 * bosses + 0.06 * length + 0.15 * partners)
+        else:  # drawn out by the boss trump, or given by a partner
+            chance = dealt * min(0.5, 0.08 * length + 0.12 * bosses) * (1 + partners)
+        total += value * chance
+    return total
+
+
+def pitchable(hand: int, suit: int) -> int:
+    """The cards of ``hand`` whose pitch makes ``suit`` trump: its printed cards (a joker for spades)."""
+    return hand & SUIT[suit] | (hand >> 63 << 63 if suit == SPADES else 0)
+
+
+def best_trump(hand: int, players: int, partners: int = 0, variant: Variant = Variant.STANDARD) -> tuple[int, float]:
+    """The suit the hand would pitch (one it holds a card to pitch for) and the points it expects there."""
+    trumps = TRUMPS[variant]
+    return max(
+        ((s, pitch_value(hand, trumps[s], players, partners)) for s in range(4) if pitchable(hand, s)),
+        key=lambda sv: sv[1],
+    )
 
 
 def near_solid(hand: int, trump: int) -> bool:
@@ -92,76 +210,88 @@ def near_solid(hand: int, trump: int) -> bool:
     return all(trumps >> r & 1 for r in (ACE, JACK, TEN)) and trumps.bit_count() >= 5
 
 
-def bid_amount(hand: int, players: int, partners: int = 0, boldness: float = 0.0) -> int:
+def bid_amount(
+    hand: int, players: int, partners: int = 0, boldness: float = 0.0, variant: Variant = Variant.STANDARD,
+) -> int:
     """What the hand bids when it may (0: pass): 1 with 1-2 countable points, 2 with 2-3, and so on.
 
-    ``boldness`` is added to the points counted (negative for a cautious bidder).
+    ``boldness`` is added to the points counted (negative for a cautious bidder). In a variant
+    a hand bids the points it counts (rounded up from three tenths below), up to the top bid
+    only when it counts nearly all of it.
     """
-    trump, value = best_trump(hand, players, partners)
+    trump, value = best_trump(hand, players, partners, variant)
     value += boldness
-    if value >= 3.0 and near_solid(hand, trump):
-        return 4
-    if value >= 2.5:
-        return 3
-    if value >= 1.75:
-        return 2
-    return 1 if value >= 0.7 else 0
+    if variant is Variant.STANDARD:
+        if value >= 3.0 and near_solid(hand, trump):
+            return 4
+        if value >= 2.5:
+            return 3
+        if value >= 1.75:
+            return 2
+        return 1 if value >= 0.7 else 0
+    top = VARIANTS[variant].top_bid
+    amount = min(top - 1, int(value + 0.3)) if value < top - 0.2 else top
+    return amount if value >= 0.7 else 0
 
 
 def choose_bid(
     legal: tuple[int, ...], amount: int, high_bid: int, partner_high: bool, steals: bool = False,
-    smudge: bool = False,
+    smudge: bool = False, top: int = 4,
 ) -> int:
     """The action code to take from ``legal`` (pass 52, bid n 52 + n) for a hand worth ``amount``.
 
-    A hand outbids a partner only to bid 3 or more; a forced dealer bids the least it may.
-    With ``steals``, a dealer offered the steal (the highest bid so far is legal) takes the bid
-    at that amount when its hand is worth it, rather than bidding higher: the same points with
-    less to make. Only a hand for 4 bids 4 with ``smudge``, where a made 4 wins the game.
+    A hand outbids a partner only to bid three quarters of the ``top`` bid or more (3 of 4); a
+    forced dealer bids the least it may. With ``steals``, a dealer offered the steal (the highest
+    bid so far is legal) takes the bid at that amount when its hand is worth it, rather than
+    bidding higher: the same points with less to make. Only a hand for the top bid bids it with
+    ``smudge``, where a made top bid wins the game.
     """
-    if partner_high and amount < 3:
+    if partner_high and amount < (3 * top + 3) // 4:
         amount = 0
     if steals and high_bid and high_bid <= amount and 52 + high_bid in legal:
-        return 56 if smudge and amount == 4 and 56 in legal else 52 + high_bid
+        return 52 + top if smudge and amount == top and 52 + top in legal else 52 + high_bid
     if amount > high_bid and 52 + amount in legal:
         return 52 + amount
     return 52 if 52 in legal else legal[0]
 
 
-def pitch_card(hand: int, players: int, partners: int = 0) -> int:
-    """The pitcher's first lead: its highest trump in its best suit (below a lone-guarded jack)."""
-    trump, _ = best_trump(hand, players, partners)
-    mine = cards(hand & SUIT[trump])
+def pitch_card(hand: int, players: int, partners: int = 0, variant: Variant = Variant.STANDARD) -> int:
+    """The pitcher's first lead: its highest printed trump in its best suit (below a point card,
+    such as the jack, that has another trump to guard it; a joker when it has no spade)."""
+    trump, _ = best_trump(hand, players, partners, variant)
+    mine = cards(pitchable(hand, trump))
+    t = TRUMPS[variant][trump]
+    mine.sort(key=lambda c: t.place[c])
     top = mine[-1]
-    if top % 13 == JACK and len(mine) > 1:
+    if t.values[top] and len(mine) > 1:
         return mine[-2]
     return top
 
 
-def lead_card(hand: int, trump: int, unseen: int, low: int = -1) -> int:
+def lead_card(hand: int, t: Trumps, unseen: int, low: int = -1) -> int:
     """A lead after the first trick: the boss trump while others may hold trumps, else (once no
     trump is out) the low trump to be captured if the hand holds it, or a boss side card, else junk."""
-    trumps = hand & SUIT[trump]
-    out_trumps = unseen & SUIT[trump]
-    if trumps and out_trumps and trumps.bit_length() > out_trumps.bit_length():
-        return trumps.bit_length() - 1
+    trumps = hand & t.members
+    out_trumps = unseen & t.members
+    if trumps and out_trumps:
+        mine = top_trump(trumps, t)
+        if t.place[mine] > t.place[top_trump(out_trumps, t)]:
+            return mine
     if not out_trumps and low >= 0 and hand >> low & 1:
         return low
     if not out_trumps:
         for suit in range(4):
-            mine = hand & SUIT[suit]
-            if suit != trump and mine and mine.bit_length() > (unseen & SUIT[suit]).bit_length():
+            mine = hand & t.suit_masks[suit]
+            if suit != t.suit and mine and mine.bit_length() > (unseen & t.suit_masks[suit]).bit_length():
                 return mine.bit_length() - 1
-    return min(cards(hand), key=lambda c: _junk_key(c, trump, low))
+    return min(cards(hand), key=lambda c: _junk_key(c, t, low))
 
 
-def _junk_key(card: int, trump: int, low: int = -1) -> tuple[int, int, int]:
-    """Order to throw cards away: not the jack of trump (nor the low trump to be captured), few
-    pips, trumps late, low first."""
-    is_trump = card // 13 == trump
-    rank = card % 13
-    kept = (is_trump and rank == JACK) or card == low
-    return (kept, PIPS[card] + 20 * (is_trump and rank >= TEN), rank + 13 * is_trump)
+def _junk_key(card: int, t: Trumps, low: int = -1) -> tuple[bool, int, int]:
+    """Order to throw cards away: not a point card of trump such as the jack (nor the low trump to
+    be captured), few pips, trumps late, low first."""
+    kept = bool(t.values[card]) or card == low
+    return (kept, PIPS[card] + 20 * (t.place[card] >= t.ten_place), t.key[card])
 
 
 def likely_low(hand: int, trump: int, unseen: int, trick: int, taken: int, in_play: float) -> int:
@@ -189,15 +319,14 @@ def likely_low(hand: int, trump: int, unseen: int, trick: int, taken: int, in_pl
     return -1
 
 
-def strength(card: int, trump: int, led: int) -> int:
-    """How strongly ``card`` wins a trick with this trump and suit led (higher wins, -1 cannot)."""
-    suit = card // 13
-    return 100 + card % 13 if suit == trump else card % 13 if suit == led else -1
+def strength(card: int, t: Trumps, led: int) -> int:
+    """How strongly ``card`` wins a trick led by the card ``led`` (higher wins, -1 cannot)."""
+    return t.lead_strength[led][card]
 
 
 def follow_card(
     legal: tuple[int, ...] | list[int],
-    trump: int,
+    t: Trumps,
     led: int,
     best: int,
     partner_winning: bool,
@@ -206,35 +335,40 @@ def follow_card(
     unseen: int,
     low: int = -1,
 ) -> int:
-    """A card for a trick in progress whose winning card has strength ``best``.
+    """A card for a trick led by the card ``led`` whose winning card has strength ``best``.
 
-    ``trick_value`` is the trick's pips (the jack of trump counts 10, and so does the ``low``
-    trump to be captured); ``unseen`` the cards that may still be played after this seat.
+    ``trick_value`` is the trick's pips (a point card of trump such as the jack counts 10, and so
+    does the ``low`` trump to be captured); ``unseen`` the cards that may still be played after
+    this seat.
     """
-    out_trumps = unseen & SUIT[trump]
+    row = t.lead_strength[led]
+    out_trumps = unseen & t.members
+    out_top = t.place[top_trump(out_trumps, t)] if out_trumps else 0
     if partner_winning:
-        safe = last or (best >= 100 and best - 100 >= out_trumps.bit_length() - 13 * trump - 1)
+        safe = last or (best >= 100 and best - 100 >= out_top)
         if safe:
-            return max(legal, key=lambda c: (_gift(c, trump, low), -strength(c, trump, led)))
-        return min(legal, key=lambda c: _junk_key(c, trump, low))
-    winners = [c for c in legal if strength(c, trump, led) > best]
+            return max(legal, key=lambda c: (_gift(c, t, low), -row[c]))
+        return min(legal, key=lambda c: _junk_key(c, t, low))
+    winners = [c for c in legal if row[c] > best]
     if winners:
-        jack = 13 * trump + JACK
-        boss = [c for c in winners if c // 13 == trump and c >= out_trumps.bit_length() - 1]
+        boss = [c for c in winners if t.place[c] > out_top]
         if last or not out_trumps or boss:
             pool = winners if last or not out_trumps else boss
-            tens = [c for c in pool if c % 13 == TEN or c == jack]
-            if tens:
-                return tens[0]
-            cheapest = min(pool, key=lambda c: strength(c, trump, led))
-            if trick_value or cheapest // 13 != trump or cheapest % 13 < TEN:
+            scoring = [c for c in pool if (c < 52 and c % 13 == TEN) or t.values[c]]
+            if scoring:
+                return scoring[0]
+            cheapest = min(pool, key=lambda c: row[c])
+            if trick_value or t.place[cheapest] < t.ten_place:
                 return cheapest
-    return min(legal, key=lambda c: _junk_key(c, trump, low))
+    return min(legal, key=lambda c: _junk_key(c, t, low))
 
 
-def _gift(card: int, trump: int, low: int = -1) -> int:
-    """What a card adds to a partner's safe trick: the jack of trump, the low trump to be
-    captured, then pips of side cards."""
-    if card // 13 == trump:
-        return 15 if card % 13 == JACK else 12 if card == low else 10 if card % 13 == TEN else -1
+def _gift(card: int, t: Trumps, low: int = -1) -> int:
+    """What a card adds to a partner's safe trick: a point card of trump (the jack; in pedro the
+    fives first), the low trump to be captured, then pips of side cards."""
+    if t.place[card]:
+        value = t.values[card]
+        if value:
+            return 14 + value
+        return 12 if card == low else 10 if card == 13 * t.suit + TEN else -1
     return PIPS[card]

@@ -4,9 +4,13 @@ Every record (spec.md section 5) is replayed through the engine; before each act
 view of the seat to act is taken, as the bot saw it, and becomes a row with the action it
 chose and what came of it for that seat's side: the hand's points and score change, whether
 the side was set back, and the game's result. spec.md section 5 ("Samples") lists the
-columns. Cards are their indexes (0-51: clubs 2 to ace, then diamonds, hearts, spades) and
-sets of cards or actions are 64-bit masks (bit *i* for index or code *i*), so that a learner
-reads the columns as arrays without parsing anything.
+columns. Cards are their indexes (0-51: clubs 2 to ace, then diamonds, hearts, spades; the
+jokers 63-65) and sets of cards or actions are 64-bit masks (bit *i* for index or code *i*), so
+that a learner reads the columns as arrays without parsing anything. Each row names its
+table's ``variant``. A joker's index would not fit a 64-bit mask, so in a mask a joker is bit
+52 + its place among the jokers (``JK`` 52, ``BJ`` 53, ``LJ`` 54: bits no card holds; in
+``legal`` they are bids only in the bidding phase, where no card is legal); lists and
+``action`` hold its index.
 
 ``pyarrow`` is an optional extra (``pip install 'setback[learn]'``), imported only here.
 """
@@ -17,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from setback.engine import Game, Phase, View, parse_action, replay_record
+from setback.engine import MAX_BID, PASS_CODE, Game, Phase, View, parse_action, replay_record
 from setback.engine.record import rules_of
 
 EXTRA = "pip install 'setback[learn]'"
@@ -25,6 +29,9 @@ EXTRA = "pip install 'setback[learn]'"
 
 ROWS_PER_GROUP = 1 << 16
 """Rows written at a time (a Parquet row group): the memory a conversion holds is bounded by it."""
+
+MAX_BID_CODE = PASS_CODE + MAX_BID
+"""The highest action code that is no card: a bid of the highest bid of any variant."""
 
 PHASES = {Phase.BIDDING: 0, Phase.PLAYING: 1}
 """The ``phase`` column's values."""
@@ -45,6 +52,7 @@ def schema() -> Any:
     small = pa.list_(pa.int8())
     return pa.schema([
         ("record", pa.int32()), ("game", pa.int32()), ("player", pa.dictionary(pa.int32(), pa.string())),
+        ("variant", pa.dictionary(pa.int8(), pa.string())),
         ("players", pa.int8()), ("sides", pa.int8()), ("seat", pa.int8()), ("side", pa.int8()),
         ("decision", pa.int16()), ("hand_number", pa.int16()), ("dealer", pa.int8()), ("phase", pa.int8()),
         ("hand", pa.uint64()), ("hand_sizes", small), ("bid_seats", small), ("bids", small),
@@ -58,10 +66,15 @@ def schema() -> Any:
     ])
 
 
+JOKER_BIT_SHIFT = 11
+"""A joker's bit in a mask is its index less this (63-65 become 52-54: see the module docstring)."""
+
+
 def _mask(items: Iterable[int]) -> int:
+    """The 64-bit mask of card indexes or action codes ``items`` (a joker as bit 52-54)."""
     mask = 0
     for item in items:
-        mask |= 1 << item
+        mask |= 1 << (item - JOKER_BIT_SHIFT if item > MAX_BID_CODE else item)
     return mask
 
 
@@ -102,7 +115,8 @@ def record_rows(number: int, record: dict[str, Any]) -> Iterator[dict[str, Any]]
         result = results.get(view.hand_number)
         others = [score for s, score in enumerate(final) if s != side]
         yield {
-            "record": number, "game": index, "player": players[seat], "players": rules.players,
+            "record": number, "game": index, "player": players[seat], "variant": rules.variant.value,
+            "players": rules.players,
             "sides": rules.sides, "decision": decision, **_row(view, side, action.code),
             "hand_scored": result is not None,
             "hand_points": result["points"][side] if result else 0,
