@@ -753,3 +753,74 @@ async def test_the_big_screen_shows_a_game_as_a_spectator_and_moves_on_to_the_ne
             for player, playing in players:
                 playing.cancel()
                 await player.close()
+
+
+POINT_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game", "off_jack": "Off-jack",
+               "big_joker": "Big joker", "little_joker": "Little joker", "three": "Three"}
+TEN_POINT_SEED = 422
+"""A ten_point deal (4 players) that gives ann, seat 4 after three bots, QS JS JC 2C QD and the
+big joker, and the first bid: with spades trump, the off-jack and a joker are hers."""
+
+
+async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_and_names_every_point(
+    browser: Any, shots: Path
+) -> None:
+    """At a ten_point table made in the dialog: the lobby and the table name the variant and its
+    points; once ann pitches spades, her hand holds trump first in trump's order (JS, the off-jack
+    JC marked as trump, the big joker) and the summary names every point won as the result's
+    awards do; at a phone's size and a laptop's."""
+    async with serving() as server:
+        for viewport, size in ((LAPTOP, "1280x800"), (PHONE, "360x640")):
+            async with guest(browser, page_url(server), viewport) as ann:
+                page = ann.page
+                await enter(ann, "ann")
+                await page.click("#new-table")
+                await page.select_option("#create-form select[name=variant]", "ten_point")
+                assert "Off-jack Big joker Little joker Three" in await ann.text_of("#variant-points")
+                await page.select_option("#create-form select[name=players]", "4")
+                await page.select_option("#create-form select[name=bots]", "3")
+                await page.fill("#create-form input[name=seed]", str(TEN_POINT_SEED))
+                await page.click("text=Create and sit down")
+                await page.locator("#table").wait_for()
+                asked = next(f for f in ann.frames if f.get("type") == "table")["table"]["rules"]
+                assert (asked["variant"], asked["target"]) == ("ten_point", 21)  # the variant's own target
+                facts = page.locator("#facts .variant")
+                await facts.wait_for()
+                assert await facts.inner_text() == "Ten-point: High Low Jack Off-jack Big joker Little joker Three Game"
+                await page.locator("#actions button.bid").first.wait_for(timeout=60_000)  # ann bids first
+                joker = page.locator("#hand .card[data-card=BJ]")
+                assert (await joker.inner_text()).split() == ["B"]  # its mark is drawn: no font needed
+                assert await joker.locator("svg.joker-mark").count() == 2
+                assert "big joker" in (await joker.get_attribute("aria-label") or "")
+                before = await page.locator("#hand .card").evaluate_all("cs => cs.map((c) => c.dataset.card)")
+                assert before == ["QS", "JS", "JC", "2C", "QD", "BJ"]  # printed suits, the joker last
+                await page.locator("#actions button.bid").last.click()  # the top bid: ann pitches
+                await page.locator("#hand .card.playable[data-card=QS]").click()
+                await page.locator("#facts .trump", has_text="spades").wait_for()
+                held = await page.locator("#hand .card").evaluate_all(
+                    "cs => cs.map((c) => [c.dataset.card, c.classList.contains('trump-card'), c.innerText])")
+                assert [card for card, _, _ in held] == ["JS", "JC", "BJ", "2C", "QD"], held  # trump's order
+                assert [marked for _, marked, _ in held] == [False, True, True, False, False]
+                assert "T" in held[1][2].split() and "trump" in (
+                    await page.locator("#hand .card[data-card=JC]").get_attribute("aria-label") or "")
+                assert await page.locator("#hand .card[data-card=BJ].black").count() == 1  # trump's colour
+                await ann.screenshot(shots / f"ten-point-hand-{size}.png")
+                async with asyncio.timeout(90):
+                    while not await page.locator(".panel.summary").count():
+                        if not await move(ann):
+                            await asyncio.sleep(0.1)
+                scored = next(f["event"]["result"] for f in ann.frames
+                              if f.get("event", {}).get("kind") == "hand_scored")
+                rows = await page.locator(".panel.summary table.points tr").evaluate_all(
+                    "rows => rows.map((r) => [r.dataset.point, r.innerText])")
+                names = [s["name"] for s in next(
+                    f for f in reversed(ann.frames) if f.get("type") == "table")["table"]["seats"]]
+                won = [(point, text) for point, text in rows if "nobody" not in text and "not dealt" not in text]
+                assert [p for p, _ in won] == [a["point"] for a in scored["awards"]]
+                for (point, text), award in zip(won, scored["awards"], strict=True):
+                    assert text.startswith(POINT_WORDS[point])
+                    if award["seat"] is not None:
+                        assert names[award["seat"]] in text
+                    if award["value"] > 1:
+                        assert f"({award['value']})" in text
+                await ann.screenshot(shots / f"ten-point-summary-{size}.png")

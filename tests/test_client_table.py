@@ -33,13 +33,16 @@ from setback.client.panels import (
     seats_table,
     sheet_labels,
     status_line,
+    table_detail,
+    table_row,
     waiting_room,
 )
+from setback.client.render import SUIT_STYLES, card_label, card_text, sorted_hand
 from setback.client.screens import Chip, DiscoverScreen, LobbyScreen
 from setback.client.state import ClientState, Link, LogKind, QuickGame
 from setback.commands.common import rules_from
 from setback.commands.play import play_options, players_default
-from setback.engine import Card, CardPlayed, Event, Game, Rules, TrickWon
+from setback.engine import Card, CardPlayed, Event, Game, Rules, Suit, TrickWon, Variant
 from setback.link.server_link import Address
 from setback.protocol import PROTOCOL_VERSION
 from setback.protocol.convert import event_to_wire, view_to_wire
@@ -566,3 +569,64 @@ def test_a_snapshot_of_a_finished_game_tells_who_won() -> None:
     assert game.outcome is not None
     winner = f"p{game.outcome.winner}"
     assert "".join(map(str, state.log[-1].line)).startswith(f"{winner} wins the game")
+
+
+TEN_POINT_SEED = 422
+"""A ten_point deal (4 players) giving the player, seat 4, QS JS JC 2C QD and the big joker."""
+
+
+async def test_a_ten_point_hand_shows_the_joker_and_sorts_the_off_jack_with_trump() -> None:
+    """At a ten_point table: the joker has its glyph (``B🃏``), the hand sorts in printed suits
+    (the joker last) until the player pitches spades, then the off-jack JC and the big joker sit
+    with trump, after JS, marked ``T`` and drawn in trump's colour; the contract line names the
+    variant (its points' sum where the row is narrow) and the bids offered are 4 to 10."""
+    plan = QuickGame(rules=WireRules(players=4, variant="ten_point"), bots=3, seed=TEN_POINT_SEED, bot="lowest")
+    async with running_server() as server:
+        app = client(server.port, plan)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: my_decision(app) is not None, "the bid")
+            await pilot.pause()
+            dealt = chips_shown(app)
+            assert [str(dealt[str(n)]) for n in range(1, 7)] == ["QS", "JS", "JC", "2C", "QD", "BJ"]
+            await until(pilot, lambda: "B🃏" in screen_text(app), "the joker's glyph")
+            await until(pilot, lambda: "Ten-point: 10 points" in screen_text(app), "the variant, narrow")
+            assert "Your bid: ←/→ or 0 (pass) 4-10, then Enter." in screen_text(app)
+            await pilot.press("left", "enter")  # from Pass back round to the top bid, 10
+            await until(pilot, lambda: (d := my_decision(app)) is not None and not d.bidding, "the lead")
+            decision = my_decision(app)
+            await pilot.press("1", "enter")  # QS: spades are trump
+            await taken(pilot, app, decision)
+            await until(pilot, lambda: game_of(app).trump is not None, "trump")
+            await pilot.pause()
+            shown = chips_shown(app)
+            assert [str(shown[str(n)]) for n in range(2, 7)] == ["JS", "JC", "BJ", "2C", "QD"]
+            marks = {str(c.card): c.border_subtitle for c in table_screen(app).query("#hand Chip").results(Chip)
+                     if c.display and c.card is not None}
+            assert marks == {"JS": "T", "JC": "T", "BJ": "T", "2C": "", "QD": ""}
+
+
+def test_a_joker_has_its_glyph_and_the_wires_spelling_in_ascii() -> None:
+    """``B🃏``/``L🃏``/``🃏`` in symbols, ``BJ``/``LJ``/``JK`` with --ascii; a card that belongs to
+    trump takes trump's colour once trump is known (the off-jack JC with spades trump)."""
+    assert [card_label(Card.parse(t)) for t in ("BJ", "LJ", "JK")] == ["B🃏", "L🃏", "🃏"]
+    assert [card_label(Card.parse(t), ascii=True) for t in ("BJ", "LJ", "JK")] == ["BJ", "LJ", "JK"]
+    off_jack = Card.parse("JC")
+    assert card_text(off_jack).style == SUIT_STYLES[Suit.CLUBS]
+    assert card_text(off_jack, trump=Suit.SPADES, variant=Variant.TEN_POINT).style == SUIT_STYLES[Suit.SPADES]
+    assert card_text(off_jack, trump=Suit.SPADES).style == SUIT_STYLES[Suit.CLUBS]  # the standard game: a club
+    hand = [Card.parse(t) for t in ("2C", "BJ", "QD", "JC", "5S", "LJ", "3H")]
+    assert [str(c) for c in sorted_hand(hand, None, Variant.TEN_POINT)] == ["5S", "3H", "JC", "2C", "QD", "BJ", "LJ"]
+    assert [str(c) for c in sorted_hand(hand, Suit.SPADES, Variant.TEN_POINT)] == [
+        "JC", "BJ", "LJ", "5S", "3H", "2C", "QD"]
+
+
+def test_a_variant_tables_lobby_line_waiting_room_and_result_name_its_points() -> None:
+    """The lobby's detail line and the waiting room name the variant and its points in play; a
+    hand's result in the log names each point won with who took it."""
+    state = seated(variant="ten_point")
+    info = state.table_info
+    assert info is not None
+    points = "Ten-point: High Low Jack Off-jack Big joker Little joker Three Game"
+    assert points in table_detail(info).plain
+    assert points in drawn(waiting_room(state), width=120)
+    assert table_row(info)[1].startswith("ten-point")

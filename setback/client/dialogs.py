@@ -15,10 +15,10 @@ from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from setback.engine import MAX_PLAYERS, MIN_BIDS, MIN_PLAYERS, TARGETS, LowRule, Rules
+from setback.engine import MAX_PLAYERS, MIN_BIDS, MIN_PLAYERS, TARGETS, VARIANTS, LowRule, Rules, Variant
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import Clock, CreateTable, TableInfo, WireRules
-from setback.telling.story import clock_text, rules_text
+from setback.telling.story import VARIANT_NAMES, clock_text, rules_text, variant_text
 
 CLOCKS: tuple[tuple[str, float | None], ...] = (
     ("no clock", None), ("15 s", 15.0), ("30 s", 30.0), ("60 s", 60.0), ("2 min", 120.0), ("5 min", 300.0),
@@ -28,6 +28,7 @@ TABLE_KEYS = """\
 At the table
   ← →             choose a card or a bid (only legal ones)
   1-6             the card in that place: each keeps its number all hand
+                  (joker, ten-point, pedro: from when trump is named)
   0 or p, 1-4     choose pass, or that bid
   Enter / Space   play the card or make the bid chosen
   mouse click     play a card or make a bid at once
@@ -65,6 +66,8 @@ LOW_CHOICES: tuple[tuple[str, LowRule], ...] = (("dealt", LowRule.DEALT), ("capt
 def house_rules(rules: WireRules) -> str:
     """How the points go at a table of ``rules``, and the dealer's steal where it is played."""
     text = LOW_CAPTURED_RULES if rules.low == "captured" else HOUSE_RULES
+    if rules.game() is not Variant.STANDARD:  # its card points go as the Jack does
+        text += f"{variant_text(rules)}:\neach card point to whoever takes that card.\n"
     return text + (STEAL_RULE if rules.dealer_steal is True else "")
 
 
@@ -180,6 +183,32 @@ def side_choices(players: int) -> list[tuple[str, int]]:
     return [("cutthroat", 0)] + [(f"{t} teams of {players // t}", t) for t in teams]
 
 
+def default_sides(variant: Variant, players: int) -> int:
+    """The Sides a new table starts from: cutthroat, but pairs (``players // 2`` teams) in a
+    variant played in partnerships only (pedro), as the server's default."""
+    return players // 2 if VARIANTS[variant].partnerships_only and players % 2 == 0 else 0
+
+
+def sides_hint(variant: Variant) -> str:
+    """What the Sides field means when left alone, for ``variant``."""
+    if VARIANTS[variant].partnerships_only:
+        return f"Sides: {VARIANT_NAMES[variant.value]} is played in partnerships only (pairs unless you choose)."
+    return "Sides: cutthroat unless you choose teams."
+
+
+TARGET_DEFAULT = 0
+"""The Target field's first choice: the variant's own default target."""
+
+
+def target_choices(variant: Variant) -> list[tuple[str, int]]:
+    """The Target field's choices: the variant's default first, then every target."""
+    return [(f"the variant's ({VARIANTS[variant].default_target})", TARGET_DEFAULT)] + [(str(t), t) for t in TARGETS]
+
+
+VARIANT_CHOICES: tuple[tuple[str, Variant], ...] = tuple((VARIANT_NAMES[v.value], v) for v in Variant)
+"""The Variant field's choices, the standard game first (the default)."""
+
+
 def bot_choices(players: int) -> list[tuple[str, int]]:
     """The Bots field's choices at a table of ``players``: none up to a bot in every seat."""
     return [(str(n), n) for n in range(players + 1)]
@@ -206,6 +235,11 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             with Grid(id="fields"):
                 yield Label("Name")
                 yield Input(placeholder="e.g. Friday", id="name", compact=True, max_length=40)
+                yield Label("Variant")
+                variant = rules.game()
+                yield Select([(label, i) for i, (label, _) in enumerate(VARIANT_CHOICES)],
+                             value=next(i for i, (_, v) in enumerate(VARIANT_CHOICES) if v is variant),
+                             allow_blank=False, id="variant", compact=True)
                 yield Label("Players")
                 yield Select(players, value=rules.players, allow_blank=False, id="players", compact=True)
                 yield Label("Sides")
@@ -214,8 +248,9 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                 yield Select(sides, value=rules.teams if fits and rules.teams else 0, allow_blank=False, id="teams",
                              compact=True)
                 yield Label("Target")
-                yield Select([(str(t), t) for t in TARGETS], value=rules.points_to_win(), allow_blank=False,
-                             id="target", compact=True)
+                chosen = rules.points_to_win()  # the variant's own target stays "the variant's"
+                target = TARGET_DEFAULT if chosen == VARIANTS[variant].default_target else chosen
+                yield Select(target_choices(variant), value=target, allow_blank=False, id="target", compact=True)
                 yield Label("Clock")
                 clock_value = next((i for i, (_, s) in enumerate(CLOCKS) if s == self.clock), 0)
                 yield Select([(label, i) for i, (label, _) in enumerate(CLOCKS)], value=clock_value,
@@ -236,7 +271,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
             yield Tick("no junk: only the pitcher's side scores", rules.no_junk, id="no_junk", compact=True)
             yield Tick("rated: games count towards ratings", False, id="rated", compact=True)
             yield Tick("private: joining needs the invite code", False, id="private", compact=True)
-            yield Static("Sides: cutthroat unless you choose teams.", classes="hint")
+            yield Static(sides_hint(rules.game()), classes="hint", id="sides_hint")
             yield Static("Bots in every seat: you watch them play.", classes="hint", id="watch_hint")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
@@ -259,8 +294,23 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
         teams = self._value("teams")
         options = side_choices(players)
         sides.set_options(options)
-        sides.value = teams if teams in {t for _, t in options} else 0
+        sides.value = teams if teams in {t for _, t in options} else default_sides(self._variant(), players)
         self._show_watch_hint()
+
+    @on(Select.Changed, "#variant")
+    def variant_changed(self) -> None:
+        """A variant's own target and sides: the Target field offers its default, and Sides
+        starts from its pairs (pedro) or cutthroat; the hint says which."""
+        variant = self._variant()
+        target = self.query_one("#target", Select)
+        chosen = self._value("target")
+        target.set_options(target_choices(variant))
+        target.value = chosen
+        self.query_one("#teams", Select).value = default_sides(variant, self._value("players"))
+        self.query_one("#sides_hint", Static).update(sides_hint(variant))
+
+    def _variant(self) -> Variant:
+        return VARIANT_CHOICES[self._value("variant")][1]
 
     @on(Select.Changed, "#bots")
     def bots_changed(self) -> None:
@@ -288,7 +338,8 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
         teams = self._value("teams")
         try:
             rules = rules_to_wire(Rules(
-                players=self._value("players"), teams=teams or None, target=self._value("target"),
+                players=self._value("players"), teams=teams or None, target=self._value("target") or None,
+                variant=self._variant(),
                 forced_dealer_bid=self.query_one("#forced", Checkbox).value,
                 smudge=self.query_one("#smudge", Checkbox).value, no_junk=self.query_one("#no_junk", Checkbox).value,
                 hand_limit=self.rules.hand_limit, min_bid=self._value("min_bid"),

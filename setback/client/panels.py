@@ -16,7 +16,7 @@ from setback.client.fit import Facts, FirstFit, cut
 from setback.client.render import SUIT_STYLES, card_text, clock_label, line_text, suit_label
 from setback.client.state import ClientState, GameView, Link
 from setback.client.words import seat_word
-from setback.engine import Suit, suit_of
+from setback.engine import Suit, Variant, suit_of
 from setback.protocol.messages import TableInfo, WireRules
 from setback.telling.story import (
     SUIT_NAMES,
@@ -27,6 +27,7 @@ from setback.telling.story import (
     side_name,
     side_of,
     sides,
+    variant_text,
 )
 
 SIDE_LETTERS = "ABCDEFG"
@@ -87,9 +88,10 @@ def link_tag(state: ClientState) -> Text:
     return Text(f"  [{state.link.value}]", style=ALERT)
 
 
-def contract_line(game: GameView, names: list[str], ascii: bool) -> Facts:
+def contract_line(game: GameView, names: list[str], ascii: bool) -> RenderableType:
     """Trump, pitcher and bid, and the dealer: always in view during a hand (on two rows, or
-    three, when one is too narrow for them all)."""
+    three, when one is too narrow for them all); at a variant's table, a row more naming the
+    variant and its points in play (shortened where the row is narrow)."""
     if game.trump is not None:
         trump = Text("Trump ")
         trump.append(suit_label(game.trump, ascii), style=SUIT_STYLES[game.trump])
@@ -101,7 +103,11 @@ def contract_line(game: GameView, names: list[str], ascii: bool) -> Facts:
     else:
         contract = Text("Bidding" if game.phase == "bidding" else "", style=DIM)
     dealer = Text(f"Dealer {names[game.dealer]}" if game.dealer is not None else "", style=DIM)
-    return Facts([trump, contract, dealer])
+    facts = Facts([trump, contract, dealer])
+    if game.rules.game() is Variant.STANDARD:
+        return facts
+    points = (Text(variant_text(game.rules, brief=brief), style=DIM) for brief in (False, True))
+    return Group(facts, FirstFit(*points))
 
 
 def seats_table(state: ClientState, now: float, ascii: bool) -> Table:
@@ -166,7 +172,7 @@ def laid_card(game: GameView, seat: int, ascii: bool) -> Text:
     played = next((p.card for p in plays if p.seat == seat), None)
     if played is None:
         return Text("")
-    text = card_text(played, ascii)
+    text = card_text(played, ascii, game.trump, game.rules.game())
     if seat == winner:
         text.append(winner_mark(ascii), style=ALERT if not over else "")
     if over:
@@ -239,7 +245,7 @@ def centre(state: ClientState, ascii: bool) -> RenderableType:
         for i, play in enumerate(trick.plays):
             line.append(" · " if i else "")
             line.append(f"{names[play.seat]} ")
-            line.append_text(card_text(play.card, ascii))
+            line.append_text(card_text(play.card, ascii, game.trump, game.rules.game()))
         parts.append(line)
     if game.phase == "bidding" and game.last_result is not None:  # the scores are in the panel beside
         parts += [line_text(line, ascii) for line in result_lines(game.last_result, game.rules, names, scores=False)]
@@ -258,7 +264,7 @@ def trick_line(game: GameView, names: list[str], ascii: bool) -> Text:
     if winner is not None and card is not None:
         whose = "your" if winner == game.seat else f"{names[winner]}'s"
         line.append(f"; {whose} ")
-        line.append_text(card_text(card, ascii))
+        line.append_text(card_text(card, ascii, game.trump, game.rules.game()))
         line.append(winner_mark(ascii), style=ALERT)
         line.append(" wins so far")
     return line
@@ -284,6 +290,8 @@ def waiting_room(state: ClientState) -> RenderableType:
     if info is None:
         return Text("Waiting for the table…", style=DIM)
     lines = [Text(f"{info.name}: {rules_text(info.rules)}, {clock_text(info.clock)}.")]
+    if info.rules.game() is not Variant.STANDARD:
+        lines.append(Text(f"  {variant_text(info.rules)}", style=DIM))
     for seat in info.seats:
         side = f" ({SIDE_LETTERS[side_of(info.rules, seat.seat)]})" if info.rules.teams else ""  # as the lobby
         if seat.kind == "empty":
@@ -323,7 +331,10 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         left = clock_label(decision.seconds_left(now))
         clock = f"  [{left} left]" if left else ""
         if decision.bidding:
-            return Text(f"Your bid: ←/→ or 0 (pass) 1-4, then Enter.{clock}", style=MINE)
+            amounts = [int(a.partition(" ")[2]) for a in decision.legal if a != "pass"]
+            bids = "" if not amounts else f" {amounts[0]}" if len(amounts) == 1 else f" {amounts[0]}-{amounts[-1]}"
+            keys = f"0 (pass){bids}" if "pass" in decision.legal else bids.strip()
+            return Text(f"Your bid: ←/→ or {keys}, then Enter.{clock}", style=MINE)
         return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
     if game.outcome is not None:
         if state.spectating:
@@ -425,6 +436,8 @@ def table_detail(info: TableInfo | None, online: bool = True) -> Text:
         extras.append("seeded: its deals are known to its creator")
     if extras:
         text.append("  (" + "; ".join(extras) + ")", style=DIM)
+    if info.rules.game() is not Variant.STANDARD:
+        text.append(f"\n{variant_text(info.rules)}", style=DIM)
     return text
 
 

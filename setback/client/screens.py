@@ -42,7 +42,7 @@ from setback.client.panels import (
 )
 from setback.client.render import card_label, card_text, line_text
 from setback.client.state import ClientState, GameView, Link, LogKind
-from setback.engine import MAX_PLAYERS, Card, Variant, is_trump, suit_of
+from setback.engine import MAX_BID, MAX_PLAYERS, Card, Variant, is_trump, suit_of
 from setback.link.server_link import Address
 from setback.protocol.messages import (
     Act,
@@ -59,7 +59,8 @@ from setback.protocol.messages import (
 from setback.telling.story import SUIT_NAMES
 
 HAND_CHIPS = 6
-ACTION_CHIPS = 5
+ACTION_CHIPS = 1 + MAX_BID
+"""Pass and every bid of the widest variant's range (only the legal ones show)."""
 ROOMY_COLUMNS, ROOMY_ROWS = 120, 40
 """From this size on the seats sit around a picture of the table."""
 CENTRE_ROWS = 12
@@ -570,7 +571,7 @@ class TableScreen(ClientScreen):
             chip.set_class(legal and self.selected == chip.choice, "-selected")
             chip.border_title = str(place + 1)
             chip.border_subtitle = "T" if trump is not None and is_trump(card, trump, game_variant) else ""
-            label = card_text(card, self.client.ascii)
+            label = card_text(card, self.client.ascii, trump, game_variant)
             if playing and not legal:
                 label.stylize("dim")
             chip.update(label)

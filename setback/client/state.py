@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from setback.client.render import sorted_hand
+from setback.client.render import held_order
 from setback.client.words import error_text, seat_word
 from setback.engine import Card, Suit
 from setback.protocol.messages import (
@@ -195,8 +195,10 @@ class GameView:
     last_trick: Trick | None = None
     """The last finished trick: it stays on the table until the next card is led."""
     dealt: list[Card] = field(default_factory=list)
-    """This seat's six cards of the hand in the order shown, fixed at the deal: a number key
-    means the same card all hand long, trump named or not, cards played or not."""
+    """This seat's six cards of the hand in the order shown (:func:`held_order`): fixed at the
+    deal, so that a number key means the same card all hand long, cards played or not; in a
+    variant with an off-card or jokers, sorted once more when trump is named, so that the cards
+    that belong to trump sit with it."""
     results: list[WireHandResult] = field(default_factory=list)
     """Every scored hand of this game, oldest first: the score sheet."""
     taken: list[int] = field(default_factory=list)
@@ -519,11 +521,11 @@ class ClientState:
         mine = [Card.parse(card) for trick in view.tricks for seat, card in trick_plays(trick, view.rules.players)
                 if seat == view.seat]
         mine += [Card.parse(p.card) for p in view.trick if p.seat == view.seat]
-        game.dealt = sorted_hand([*game.hand, *mine], None)
         game.hand_sizes = list(view.hand_sizes)
         game.bids = [(b.seat, b.bid) for b in view.bids]
         game.pitcher, game.bid = view.pitcher, view.bid
         game.trump = Suit.parse(view.trump) if view.trump is not None else None
+        game.dealt = held_order([*game.hand, *mine], game.trump, view.rules.game())
         game.trick = [Play(p.seat, Card.parse(p.card)) for p in view.trick]
         game.winning = view.winning
         game.taken = [0] * view.rules.players
@@ -612,7 +614,7 @@ class ClientState:
             case HandDealtEvent(hand_number=number, dealer=dealer, cards=cards):
                 game.phase, game.hand_number, game.dealer = "bidding", number, dealer
                 game.hand = [Card.parse(c) for c in cards]
-                game.dealt = sorted_hand(game.hand, None)
+                game.dealt = held_order(game.hand, None, game.rules.game())
                 game.hand_sizes = [6] * players
                 game.bids, game.pitcher, game.bid, game.trump = [], None, None, None
                 game.trick, game.taken, game.winning = [], [0] * players, None  # the last trick stays in view
@@ -628,6 +630,7 @@ class ClientState:
                 self._turn(game, pitcher, now)
             case TrumpPitchedEvent(trump=trump):
                 game.trump = Suit.parse(trump)
+                game.dealt = held_order(game.dealt, game.trump, game.rules.game())
             case CardPlayedEvent(seat=seat, card=text, winning=winning):
                 card = Card.parse(text)
                 game.trick.append(Play(seat, card))

@@ -35,6 +35,7 @@ WORDS: dict[str, str] = {
     "not_at_table": "You are not at a table",
     "game_in_progress": "A game is being played there: watch it, or wait for it to end",
     "bad_rules": "Those table options do not go together",
+    "refused": "The server refused",
     "unknown_bot": "The server has no such bot",
     "bad_chat": "That chat message cannot be sent",
     "chat_barred": "Bots may not chat during play at this table",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from setback.engine import DEFAULT_HAND_LIMIT, Card, Point, Suit
+from setback.engine import DEFAULT_HAND_LIMIT, VARIANTS, Card, Point, Suit
 from setback.protocol.messages import (
     BidEvent,
     CardPlayedEvent,
@@ -50,10 +50,35 @@ REASONS = {
 }
 
 
+JOKER_GLYPH = "\N{PLAYING CARD BLACK JOKER}"
+"""A joker's mark in place of a suit symbol, 🃏 (DejaVu Sans, Debian's default font, has it; a
+terminal gives it two cells): not ★, which marks the card winning a trick."""
+
+JOKER_LABELS = {"JK": JOKER_GLYPH, "BJ": f"B{JOKER_GLYPH}", "LJ": f"L{JOKER_GLYPH}"}
+"""Each joker's glyph form: the one joker ``🃏``; the big and little ones ``B🃏`` and ``L🃏``."""
+
+VARIANT_NAMES = {"standard": "Standard", "joker": "Joker", "ten_point": "Ten-point", "pedro": "Pedro"}
+"""Each variant (the wire's spelling) as people name it."""
+
+
 def card_label(card: Card, ascii: bool = False) -> str:
-    """``10♥``, or ``10H`` with ``ascii``; a joker by its text form, ``JK``, ``BJ`` or ``LJ``."""
+    """``10♥``, or ``10H`` with ``ascii``; a joker ``🃏``, ``B🃏`` or ``L🃏``, or with ``ascii`` its
+    text form, ``JK``, ``BJ`` or ``LJ``."""
     text = str(card)
-    return text if ascii or card.is_joker else text[:-1] + card.suit.symbol
+    if ascii:
+        return text
+    return JOKER_LABELS[text] if card.is_joker else text[:-1] + card.suit.symbol
+
+
+def variant_text(rules: WireRules, brief: bool = False) -> str:
+    """The variant played and its points in play, in the order results list them:
+    ``Ten-point: High Low Jack Off-jack Big joker Little joker Three Game``; ``brief``: only how
+    many (``Ten-point: 10 points``)."""
+    variant = rules.game()
+    if brief:
+        return f"{VARIANT_NAMES[variant.value]}: {VARIANTS[variant].most_points} points"
+    points = " ".join(p.words for p in VARIANTS[variant].points_named)
+    return f"{VARIANT_NAMES[variant.value]}: {points}"
 
 
 def side_of(rules: WireRules, seat: int) -> int:

@@ -7,6 +7,7 @@ import { scoreChart } from "./chart.js";
 import { records, sideNames } from "./records.js";
 import { sideLetter, sideOf } from "./story.js";
 import { REASONS, rulesText } from "./words.js";
+import { variantOf, variantText } from "./variants.js";
 
 /** The day a game finished on, in this browser's time: "today", "yesterday", or its date. */
 function dayOf(stamp) {
@@ -37,6 +38,7 @@ function gameCard(game) {
         el("span", { class: "name", text: name }), game.stood_in.includes(name) ? el("span", { class: "muted" }, " (a bot stood in)") : null);
     })),
     el("p", { class: "muted rules" }, rulesText(rules), game.rated ? " · rated" : ""),
+    variantOf(rules) !== "standard" ? el("p", { class: "muted variant-points" }, variantText(rules)) : null,
     el("p", { class: "winner" }, el("b", { text: won }), `: ${scores}`, why ? ` (${why}, after ${game.hands.length} hand${game.hands.length === 1 ? "" : "s"} scored)` : ""),
     scoreChart(game.hands, names, rules.target),
     el("ul", { class: "legend" }, names.map((name, side) => el("li", { data: { side } }, el("span", { class: "swatch", "aria-hidden": "true" }), el("span", { text: name })))));

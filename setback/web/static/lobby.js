@@ -5,6 +5,9 @@ import { byId, el, fill } from "./dom.js";
 import { preferredBot } from "./state.js";
 import { sideLetter, sideOf } from "./story.js";
 import { clockText, rulesText, seatWord } from "./words.js";
+import { POINT_WORDS, VARIANTS, variantOf, variantText } from "./variants.js";
+
+const TARGETS = [7, 10, 11, 21, 31, 52];
 
 const STATUS = { waiting: "waiting for players", playing: "playing", finished: "between games", broken: "stopped by a fault" };
 const KINDS = { human: "", bot: "bot", builtin: "built-in bot" };
@@ -19,6 +22,7 @@ export function setupLobby(actions, getState) {
   });
   byId("create-cancel").addEventListener("click", () => dialog.close());
   form.elements.players.addEventListener("change", () => seatChoices(form));
+  form.elements.variant.addEventListener("change", () => variantChoices(form));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const message = createMessage(form, getState());
@@ -53,6 +57,19 @@ function prepareCreate(form, state) {
   options(form.elements.players, [2, 3, 4, 5, 6, 7].map((n) => [n, `${n}`]), form.elements.players.value || 4);
   const bots = state.bots.length ? state.bots : ["random"];
   options(form.elements.bot, bots.map((b) => [b, b]), preferredBot(state));
+  variantChoices(form);
+}
+
+/** The targets, sides and hints of the variant chosen: "the variant's" target (its default)
+ * unless another is chosen, its sides by default (pedro: pairs, said in the hint). */
+function variantChoices(form) {
+  const variant = VARIANTS[form.elements.variant.value];
+  const target = form.elements.target.value;
+  options(form.elements.target, [["", `the variant's (${variant.target})`], ...TARGETS.map((t) => [t, `${t}`])], target);
+  byId("variant-points").textContent = `Points in play: ${variant.points.map((p) => POINT_WORDS[p]).join(" ")}`;
+  byId("sides-hint").textContent = variant.pairsOnly
+    ? `${variant.name} is played in partnerships only: pairs unless you choose (partners sit across).`
+    : "Each for themselves unless you choose teams (partners sit across).";
   seatChoices(form);
 }
 
@@ -61,7 +78,8 @@ function seatChoices(form) {
   const players = Number(form.elements.players.value);
   const teams = [["", "each for themselves"]];
   for (let t = 2; t <= players / 2; t++) if (players % t === 0) teams.push([t, `${t} teams of ${players / t}`]);
-  options(form.elements.teams, teams, ""); // each for themselves unless chosen, as `setback play` and the text client
+  const pairs = VARIANTS[form.elements.variant.value].pairsOnly && players % 2 === 0 ? players / 2 : "";
+  options(form.elements.teams, teams, pairs); // each for themselves unless chosen (pedro: pairs), as `setback play` and the text client
   const bots = [...Array(players + 1).keys()].map((n) => [n,
     n === players ? `${n}: bots only, you watch` : n === players - 1 ? `${n}: you and bots` : `${n}`]);
   options(form.elements.bots, bots, players - 1);
@@ -84,7 +102,9 @@ function createMessage(form, state) {
     type: "create_table",
     name: f.name.value.trim() || undefined,
     rules: {
-      players, teams: f.teams.value ? Number(f.teams.value) : null, target: Number(f.target.value),
+      players, teams: f.teams.value ? Number(f.teams.value) : null,
+      ...(f.target.value ? { target: Number(f.target.value) } : {}), // left out: the variant's own
+      ...(f.variant.value !== "standard" ? { variant: f.variant.value } : {}),
       forced_dealer_bid: f.forced_dealer_bid.checked, smudge: f.smudge.checked, no_junk: f.no_junk.checked,
       hand_limit: limit ? Number(limit) : null,
       // the club options, sent only when set: a table of today's game is asked for as in 1.2
@@ -145,6 +165,7 @@ function tableCard(state, info, actions) {
       el("span", { class: `status status-${info.status}` }, status)),
     el("p", { class: "rules" }, `${rulesText(info.rules)} · ${clockText(info.clock)}`,
       marks.length ? el("span", { class: "marks" }, ` · ${marks.join(" · ")}`) : null),
+    variantOf(info.rules) !== "standard" ? el("p", { class: "variant-points muted" }, variantText(info.rules)) : null,
     el("ul", { class: "seat-lines" }, info.seats.map((s) => seatLine(state, info, s, seatable ? { actions } : null))),
     el("div", { class: "row" },
       state.table === null ? el("button", { type: "button", class: "watch", "aria-label": `Watch ${info.name}`,

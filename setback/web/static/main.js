@@ -7,9 +7,10 @@ import { drawLobby, setupLobby } from "./lobby.js";
 import { connection, createState, myTurn, receive, sending } from "./state.js";
 import { drawTable, setupTable, shownHand } from "./table.js";
 import { whyNot } from "./cards.js";
+import { variantOf } from "./variants.js";
 import { Inbox } from "./pace.js";
 
-const PROTOCOL = "1.3";
+const PROTOCOL = "1.4";
 const KEPT = { name: "setback.name", token: "setback.token", watching: "setback.watching", password: "setback.password", seats: "setback.seats" };
 // The name is kept in the browser; the seat's token, what is watched and the password in
 // this tab only, so that two tabs are two players (and a reload is the same one). The
@@ -262,7 +263,7 @@ function onKey(event) {
   const bidding = !legal.some((a) => a.startsWith("play "));
   const key = event.key;
   if (bidding) {
-    const action = key === "p" || key === "0" ? "pass" : /^[1-4]$/.test(key) ? `bid ${key}` : null;
+    const action = key === "p" || key === "0" ? "pass" : /^[1-9]$/.test(key) ? `bid ${key}` : null;
     if (action && legal.includes(action)) actions.act(action);
     else if (action) actions.tell(`You cannot ${action} now; you may: ${legal.join(", ")}.`);
     return;
@@ -271,7 +272,7 @@ function onKey(event) {
   const pick = (i) => {
     const card = cards[i];
     if (legal.includes(`play ${card}`)) actions.act(`play ${card}`);
-    else actions.tell(whyNot(card, game.trick, game.trump, true));
+    else actions.tell(whyNot(card, game.trick, game.trump, true, variantOf(game.rules)));
   };
   if (/^[1-9]$/.test(key) && Number(key) <= cards.length) pick(Number(key) - 1);
   else if (key === "ArrowLeft" || key === "ArrowRight") {

@@ -10,6 +10,7 @@ import { records, sideNames } from "./records.js";
 import { outcomeLine, sideLetter, sideOf } from "./story.js";
 import { handPoints, historyTable } from "./table.js";
 import { rulesText } from "./words.js";
+import { variantOf, variantText } from "./variants.js";
 
 const asked = new URLSearchParams(location.search);
 const view = { record: null, steps: [], at: 0 };
@@ -43,7 +44,8 @@ function seatRow(record, hand, step, seat) {
   const players = record.players;
   const played = new Set(step.scored ? [] : hand.tricks.slice(0, step.trick).flatMap((t) => t.cards));
   const trump = hand.result ? hand.result.trump : null;
-  const dealt = sortHand(hand.deal[seat], trump);
+  const variant = variantOf(rules);
+  const dealt = sortHand(hand.deal[seat], trump, variant);
   const letter = sideLetter(rules, sideOf(rules, seat));
   const taken = hand.tricks.slice(0, step.trick).filter((t) => t.winner === seat).length;
   const made = hand.bids.find((b) => b.seat === seat);
@@ -56,7 +58,7 @@ function seatRow(record, hand, step, seat) {
       pitcher ? el("span", { class: "badge badge-pitcher", title: "pitcher" }, "P") : null,
       el("span", { class: "muted" }, ` ${made ? (made.bid === null ? "passed" : `bid ${made.bid}`) : ""} · ${taken} trick${taken === 1 ? "" : "s"}`)),
     el("div", { class: "replay-cards", "aria-label": `${players[seat]}'s cards` },
-      dealt.map((card) => face(card, "div", { class: played.has(card) ? "gone" : "held", title: played.has(card) ? `${label(card)}: played` : label(card) }))));
+      dealt.map((card) => face(card, "div", { class: played.has(card) ? "gone" : "held", title: played.has(card) ? `${label(card)}: played` : label(card) }, trump, variant))));
 }
 
 function trickView(record, hand, step) {
@@ -73,7 +75,7 @@ function trickView(record, hand, step) {
   return el("div", { class: "replay-trick", data: { trick: step.trick, winner: trick.winner } },
     el("h3", {}, `Trick ${step.trick} of ${hand.tricks.length}: `, el("b", { text: players[trick.winner] }), " takes it"),
     el("ol", { class: "trick-cards" }, playsOf(trick, record.rules.players).map((p) => el("li", { class: p.seat === trick.winner ? "winning" : "", data: { seat: p.seat } },
-      face(p.card), el("span", { class: "who", text: players[p.seat] }), p.seat === trick.winner ? el("span", { class: "win-mark" }, "★ took it") : null))));
+      face(p.card, "div", {}, hand.result ? hand.result.trump : null, variantOf(record.rules)), el("span", { class: "who", text: players[p.seat] }), p.seat === trick.winner ? el("span", { class: "win-mark" }, "★ took it") : null))));
 }
 
 function where(step, record) {
@@ -170,7 +172,8 @@ async function load() {
     const letter = sideLetter(record.rules, sideOf(record.rules, seat));
     return el("span", { class: "player" }, letter ? el("span", { class: `side side-${letter}`, "aria-hidden": "true" }, letter) : null, el("span", { class: "name", text: name }));
   }));
-  byId("replay-rules").textContent = rulesText(record.rules);
+  byId("replay-rules").textContent = variantOf(record.rules) === "standard" ? rulesText(record.rules)
+    : `${rulesText(record.rules)} · ${variantText(record.rules)}`;
   byId("replay-outcome").textContent = outcomeLine(record.outcome, record.rules, record.players);
   byId("replay-note").hidden = true;
   byId("replay").hidden = false;

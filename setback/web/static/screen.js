@@ -9,7 +9,7 @@ import { Inbox, paceAsked } from "./pace.js";
 import { connection, createState, receive } from "./state.js";
 import { drawTable } from "./table.js";
 
-const PROTOCOL = "1.3";
+const PROTOCOL = "1.4";
 const NAME = "big screen";
 const LOOK_MS = 5000;
 // How often the screen looks for a game to show while it shows none, or a finished one.

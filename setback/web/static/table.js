@@ -3,11 +3,12 @@
 // summary of each hand and the game's end. Drawn from the state alone.
 
 import { byId, el, fill } from "./dom.js";
-import { SUITS, face, label, said, sortHand, suitIcon, whyNot } from "./cards.js";
+import { SUITS, face, label, said, sortHand, suitIcon, suitOf, whyNot } from "./cards.js";
 import { fillLog } from "./lobby.js";
 import { myTurn, names, preferredBot, tableInfo } from "./state.js";
 import { lowHolder, outcomeLine, seatsOf, sideCount, sideLabel, sideLetter, sideOf, signed, verdict } from "./story.js";
 import { clockFace } from "./words.js";
+import { POINT_WORDS, VARIANTS, variantOf, variantText } from "./variants.js";
 
 /** Bind the table's buttons and chat once. */
 export function setupTable(actions) {
@@ -100,7 +101,7 @@ function trickCards(game, seatNames) {
     const best = play.seat === leader;
     const words = `${seatNames[play.seat]} played ${said(play.card)}${best ? (done ? ", took the trick" : ", winning so far") : ""}`;
     return el("div", { class: ["played", best && "winning", done && "done"], vars: place(game, play.seat), "aria-label": words, role: "img" },
-      face(play.card),
+      face(play.card, "div", {}, game.trump, variantOf(game.rules)),
       best ? el("span", { class: "win-mark", "aria-hidden": "true" }, done ? "★ took it" : "★ winning") : null);
   });
 }
@@ -122,26 +123,52 @@ function lowLine(rules, result, seatNames) {
   return `captured by ${seatAndSide(rules, holder, seatNames)}${holder === result.low ? "" : `, ${dealt}`}`;
 }
 
-/** A hand's result told whole: the verdict, High, Low, Jack and Game with who took them
- * (the club options too: a stolen bid, Low to its captor), each side's pips, points,
- * change and score (the hand summary's, and the replay's). */
+/** Why a point in play went to nobody: its card was not dealt, Game was a tie, no natural trump was dealt. */
+const NOBODY = { high: "nobody (no natural trump dealt)", low: "nobody (no natural trump dealt)", game: "nobody (a tie)" };
+
+/** Who took `award` (a result's `awards`): dealt to a seat (High; Low unless captured), captured
+ * (Low with `low` captured), taken in a trick (a card point), or the side with the most pips (Game). */
+function awardWho(rules, result, award, seatNames) {
+  if (award.seat === null) return sideLabel(rules, award.side, seatNames);
+  if (award.point === "high") return `dealt to ${seatAndSide(rules, award.seat, seatNames)}`;
+  if (award.point === "low") return lowLine(rules, result, seatNames);
+  return `taken by ${seatAndSide(rules, award.seat, seatNames)}`;
+}
+
+/** Every point in play at the table's variant with who took it (a result's `awards`; from a
+ * peer before 1.4, which sends none, High, Low, Jack and Game from the result's fields). */
+function awardsOf(result) {
+  if (result.awards && result.awards.length) return result.awards;
+  return [
+    result.high !== null ? { point: "high", value: 1, seat: result.high, card: result.high_card } : null,
+    result.low !== null ? { point: "low", value: 1, seat: result.low, card: result.low_card } : null,
+    result.jack !== null ? { point: "jack", value: 1, seat: result.jack, card: `J${result.trump}` } : null,
+    result.game !== null ? { point: "game", value: 1, side: result.game, seat: null, card: null } : null,
+  ].filter(Boolean);
+}
+
+/** A hand's result told whole: the verdict, then every point in play at the table's variant
+ * (High, Low, Jack, Game and the variant's card points) with the card and who took it (the
+ * club options too: a stolen bid, Low to its captor), each side's pips, points, change and
+ * score (the hand summary's, and the replay's). */
 export function handPoints(rules, result, seatNames) {
   const sides = [...Array(sideCount(rules)).keys()];
   const pitcherSide = sideOf(rules, result.pitcher);
-  const line = (what, card, holder) => el("tr", {}, el("th", { scope: "row" }, what), el("td", {},
+  const line = (point, what, card, holder) => el("tr", { data: { point } }, el("th", { scope: "row" }, what), el("td", {},
     card ? el("span", { class: "card-text" }, label(card), " ") : null, holder));
   const won = result.points[pitcherSide];
+  const awards = awardsOf(result);
+  const rows = VARIANTS[variantOf(rules)].points.flatMap((point) => {
+    const taken = awards.filter((a) => a.point === point);
+    if (!taken.length) return [line(point, POINT_WORDS[point], null, NOBODY[point] || "not dealt")];
+    return taken.map((a) => line(point, `${POINT_WORDS[point]}${a.value > 1 ? ` (${a.value})` : ""}`, a.card, awardWho(rules, result, a, seatNames)));
+  });
   return [
     el("h3", {}, verdict(result, seatNames)),
     el("p", { class: ["verdict", result.set_back ? "set-back" : "made"] }, result.set_back
       ? `Set back: ${sideLabel(rules, pitcherSide, seatNames)} took ${won} of the ${result.bid} bid, and loses ${result.bid}.`
       : `Made: ${sideLabel(rules, pitcherSide, seatNames)} took ${won} point${won === 1 ? "" : "s"} for a bid of ${result.bid}.`),
-    el("table", { class: "points" }, el("tbody", {},
-      line("High", result.high_card, `dealt to ${seatAndSide(rules, result.high, seatNames)}`),
-      line("Low", result.low_card, lowLine(rules, result, seatNames)),
-      line("Jack", result.jack === null ? null : `J${result.trump}`,
-        result.jack === null ? "not dealt" : `taken by ${seatAndSide(rules, result.jack, seatNames)}`),
-      line("Game", null, result.game === null ? "nobody (a tie)" : sideLabel(rules, result.game, seatNames)))),
+    el("table", { class: "points" }, el("tbody", {}, rows)),
     el("table", { class: "pips" },
       el("thead", {}, el("tr", {}, el("th", {}, "Side"), el("th", {}, "Pips"), el("th", {}, "Points"), el("th", {}, "Change"), el("th", {}, "Score"))),
       el("tbody", {}, sides.map((s) => el("tr", {},
@@ -194,6 +221,7 @@ function facts(game, seatNames) {
   if (game.pitcher !== null) parts.push(el("span", { class: "fact" }, "Pitcher ", el("b", { text: seatNames[game.pitcher] }), ` bid ${game.bid}`));
   if (game.handNumber) parts.push(el("span", { class: "fact" }, `Hand ${game.handNumber}`));
   if (game.dealer !== null) parts.push(el("span", { class: "fact" }, "Dealer ", el("b", { text: seatNames[game.dealer] })));
+  if (variantOf(game.rules) !== "standard") parts.push(el("span", { class: "fact variant" }, variantText(game.rules)));
   return parts;
 }
 
@@ -232,7 +260,7 @@ function lastTrickBody(game, seatNames) {
   return el("div", {},
     el("p", {}, `Trick ${last.number}, taken by `, el("b", { text: seatNames[last.winner] }), "."),
     el("ol", { class: "trick-list" }, last.plays.map((p) => el("li", { class: p.seat === last.winner ? "winning" : "" },
-      face(p.card, "div", { "aria-hidden": "true" }), el("span", {}, el("b", { text: seatNames[p.seat] }), ` ${said(p.card)}${p.seat === last.winner ? " ★" : ""}`)))));
+      face(p.card, "div", { "aria-hidden": "true" }, game.trump, variantOf(game.rules)), el("span", {}, el("b", { text: seatNames[p.seat] }), ` ${said(p.card)}${p.seat === last.winner ? " ★" : ""}`)))));
 }
 
 function bidButton(game, action, actions) {
@@ -257,7 +285,7 @@ function actionBar(state, game, info, seatNames, actions) {
   } else if (myTurn(state) && decision.legal.some((a) => !a.startsWith("play "))) {
     parts.push(el("p", { class: "prompt" }, "Your bid:"), el("div", { class: "bids" }, decision.legal.map((a) => bidButton(game, a, actions))));
   } else if (myTurn(state)) {
-    const led = game.trick.length ? SUITS[game.trick[0].card.slice(-1)] : null;
+    const led = game.trick.length ? SUITS[suitOf(game.trick[0].card, game.trump, variantOf(game.rules))] : null;
     const free = decision.legal.filter((a) => a.startsWith("play ")).length === game.hand.length;
     const rule = !led ? "" : free ? " You may play any card." : led === SUITS[game.trump] ? " Play trump." : ` Play ${led.name} or trump.`;
     parts.push(el("p", { class: "prompt" }, !led ? (game.trump ? "Your lead." : "Your lead: its suit is trump.") : `Your turn: ${led.name} were led.${rule}`));
@@ -286,25 +314,27 @@ function actionBar(state, game, info, seatNames, actions) {
 }
 
 function handCards(state, game, chosen, actions) {
-  const cards = sortHand(game.hand, game.trump);
+  const variant = variantOf(game.rules);
+  const cards = sortHand(game.hand, game.trump, variant);
   const playable = new Set(game.decision ? game.decision.legal.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)) : []);
   const turn = myTurn(state) && playable.size > 0;
   return cards.map((card, i) => {
     const ok = turn && playable.has(card);
     const why = ok ? null : game.phase === "bidding" ? "the bidding comes first" : "cannot be played now";
+    const trump = game.trump && suitOf(card, game.trump, variant) === game.trump;
     return face(card, "button", {
       type: "button",
       class: [ok ? "playable" : "blocked", i === chosen && "chosen"],
       "aria-disabled": ok ? null : "true",
-      "aria-label": `${said(card)}${ok ? "" : `, ${why}`}`,
+      "aria-label": `${said(card)}${trump ? ", trump" : ""}${ok ? "" : `, ${why}`}`,
       title: ok ? `Play ${label(card)} (key ${i + 1})` : null,
-      on: { click: () => (ok ? actions.act(`play ${card}`) : actions.tell(turn ? whyNot(card, game.trick, game.trump, true) : game.phase === "bidding" && myTurn(state) ? "Bid first: cards are played once the bidding is over." : whyNot(card, game.trick, game.trump, false))) },
-    });
+      on: { click: () => (ok ? actions.act(`play ${card}`) : actions.tell(turn ? whyNot(card, game.trick, game.trump, true, variant) : game.phase === "bidding" && myTurn(state) ? "Bid first: cards are played once the bidding is over." : whyNot(card, game.trick, game.trump, false, variant))) },
+    }, game.trump, variant);
   });
 }
 
 /** The hand in the order it is shown (the keys 1-6 count along it). */
-export const shownHand = (game) => sortHand(game.hand, game.trump);
+export const shownHand = (game) => sortHand(game.hand, game.trump, variantOf(game.rules));
 
 /** Draw the table screen. */
 export function drawTable(state, actions, ui, now) {

@@ -11,6 +11,7 @@ const WORDS = {
   not_at_table: "You are not at a table",
   game_in_progress: "A game is being played there: watch it, or wait for it to end",
   bad_rules: "Those table options do not go together",
+  refused: "The server refused",
   unknown_bot: "The server has no such bot",
   bad_chat: "That chat message cannot be sent",
   chat_barred: "Bots may not chat during play at this table",
@@ -48,9 +49,11 @@ export function errorText(error, request) {
   return detail ? `${head}: ${detail}.` : `${head}.`;
 }
 
-/** The table's options in a few words: `4 players · 2 teams · to 11 · smudge`. */
+/** The table's options in a few words: `4 players · 2 teams · to 11 · smudge`; a variant's
+ * table names the variant first (`ten-point · 4 players ...`). */
 export function rulesText(rules) {
   const words = [`${rules.players} players`, rules.teams ? `${rules.teams} teams` : "cutthroat", `to ${rules.target}`];
+  if (rules.variant && rules.variant !== "standard") words.unshift(rules.variant.replace("_", "-"));
   if (!rules.forced_dealer_bid) words.push("dealer may pass");
   if (rules.smudge) words.push("smudge");
   if (rules.no_junk) words.push("no junk");
