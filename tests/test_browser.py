@@ -825,6 +825,12 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                     if award["value"] > 1:
                         assert f"({award['value']})" in text
                 await ann.screenshot(shots / f"ten-point-summary-{size}.png")
+                await page.click("#show-scores")
+                sheet = await ann.text_of("#scores-body table.history td.more-points")
+                for award in scored["awards"]:
+                    if award["point"] not in {"high", "low", "jack", "game"}:
+                        assert f"{POINT_WORDS[award['point']]}" in sheet
+                await page.keyboard.press("Escape")
 
 
 async def test_a_pedro_table_starts_in_pairs_and_a_cutthroat_one_is_refused_in_words(browser: Any) -> None:
