@@ -798,10 +798,11 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                 await page.locator("#hand .card.playable[data-card=QS]").click()
                 await page.locator("#facts .trump", has_text="spades").wait_for()
                 held = await page.locator("#hand .card").evaluate_all(
-                    "cs => cs.map((c) => [c.dataset.card, c.classList.contains('trump-card'), c.innerText])")
+                    "cs => cs.map((c) => [c.dataset.card, c.classList.contains('trump-card'),"
+                    " Boolean(c.querySelector('.trump-mark'))])")
                 assert [card for card, _, _ in held] == ["JS", "JC", "BJ", "2C", "QD"], held  # trump's order
                 assert [marked for _, marked, _ in held] == [False, True, True, False, False]
-                assert "T" in held[1][2].split() and "trump" in (
+                assert [mark for _, _, mark in held] == [False, True, True, False, False] and "trump" in (
                     await page.locator("#hand .card[data-card=JC]").get_attribute("aria-label") or "")
                 assert await page.locator("#hand .card[data-card=BJ].black").count() == 1  # trump's colour
                 await ann.screenshot(shots / f"ten-point-hand-{size}.png")
@@ -824,3 +825,58 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                     if award["value"] > 1:
                         assert f"({award['value']})" in text
                 await ann.screenshot(shots / f"ten-point-summary-{size}.png")
+                await page.click("#show-scores")
+                sheet = await ann.text_of("#scores-body table.history td.more-points")
+                for award in scored["awards"]:
+                    if award["point"] not in {"high", "low", "jack", "game"}:
+                        assert f"{POINT_WORDS[award['point']]}" in sheet
+                await page.keyboard.press("Escape")
+
+
+async def test_a_pedro_table_starts_in_pairs_and_a_cutthroat_one_is_refused_in_words(browser: Any) -> None:
+    """The dialog's pedro starts its sides at pairs and says why; chosen each for themselves,
+    the server's refused answer is shown, naming both options, and the page stays in the lobby."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as ann:
+        page = ann.page
+        await enter(ann, "ann")
+        await page.click("#new-table")
+        await page.select_option("#create-form select[name=variant]", "pedro")
+        assert await page.locator("#create-form select[name=teams]").input_value() == "2"
+        assert "partnerships only" in await ann.text_of("#sides-hint")
+        assert "the variant's (31)" in await ann.text_of("#create-form select[name=target]")
+        await page.select_option("#create-form select[name=teams]", "")
+        await page.select_option("#create-form select[name=bots]", "3")
+        await page.click("text=Create and sit down")
+        notice = page.locator("#notice", has_text="variant pedro does not go with teams")
+        await notice.wait_for()
+        assert (await notice.inner_text()).startswith("The server refused (creating the table)")
+        assert await page.locator("#lobby").is_visible() and not await page.locator(".table-card").count()
+
+
+async def test_a_ten_point_games_evening_card_and_replay_name_its_points(browser: Any, shots: Path) -> None:
+    """A ten_point game of bots: the evening page names the variant and its points; the replay
+    of a scored hand lists every point of the record's awards, by name and with who took it,
+    and draws its jokers."""
+    async with running_web_server(bot_table_pace=0, bot_table_pause=0.1) as server:
+        await bots_play(server, {"players": 3, "variant": "ten_point"}, 1)
+        row = server.store.finished_games()[0]
+        record = await asyncio.to_thread(_get_json, f"http://127.0.0.1:{web_port(server)}/api/games/{row.id}")
+        async with guest(browser, f"http://127.0.0.1:{web_port(server)}/evening") as ann:
+            page = ann.page
+            await page.locator("body[data-loaded]").wait_for()
+            card = page.locator(f".game-card[data-game='{row.id}']")
+            assert "Ten-point: High Low Jack Off-jack Big joker Little joker Three Game" in await card.inner_text()
+            hand = next(h for h in record["hands"] if h["result"] and len(h["result"]["awards"]) > 4)
+            await page.goto(f"http://127.0.0.1:{web_port(server)}/replay?game={row.id}&hand={hand['number']}"
+                            f"&trick={len(hand['tricks']) + 1}")
+            await page.locator("#replay-points").wait_for()
+            rows = await page.locator("#replay-points table.points tr").evaluate_all(
+                "rows => rows.map((r) => [r.dataset.point, r.innerText])")
+            won = [(point, text) for point, text in rows if "nobody" not in text and "not dealt" not in text]
+            assert [p for p, _ in won] == [a["point"] for a in hand["result"]["awards"]]
+            for (point, text), award in zip(won, hand["result"]["awards"], strict=True):
+                assert text.startswith(POINT_WORDS[point])
+                if award["seat"] is not None:
+                    assert record["players"][award["seat"]] in text
+            assert "Ten-point" in await page.locator("#replay-rules").inner_text()
+            await ann.screenshot(shots / "ten-point-replay-points-1280x800.png")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, OptionList, Select
+from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 from ui import LowestBot, client, game_of, my_decision, screen_text, sent_by, taken, until
 from wire import RawClient, running_server
@@ -19,13 +19,15 @@ from setback.bots import BUILTIN
 from setback.cli import build_parser
 from setback.client import screens
 from setback.client.app import SetbackApp
-from setback.client.dialogs import CreateTableDialog, InviteDialog
+from setback.client.dialogs import TARGET_DEFAULT, VARIANT_CHOICES, CreateTableDialog, InviteDialog
 from setback.client.discover import FoundServer
+from setback.client.panels import table_detail
 from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
 from setback.client.state import Link, QuickGame
 from setback.commands.common import rules_from
 from setback.commands.embedded import embedded_config
 from setback.commands.play import play, play_options, players_default
+from setback.engine import Variant
 from setback.link.server_link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
 from setback.protocol.messages import Ready, WireRules
@@ -517,3 +519,35 @@ async def test_a_terminal_under_80x24_is_told_its_size_once_each_time_it_shrinks
             await pilot.resize_terminal(100, 30)
             await pilot.resize_terminal(80, 23)
             await until(pilot, lambda: "This terminal is 80x23" in screen_text(app), "the warning again")
+
+
+async def test_the_new_table_dialog_makes_a_pedro_table_in_pairs_and_shows_a_refused_one() -> None:
+    """The Variant field: pedro starts the sides at pairs (the hint says it is played in
+    partnerships only) and the target at the variant's own (31, left to the server); chosen
+    cutthroat, the dialog stays open with the refusal naming both options; the table made is
+    pedro's, and the lobby names its points."""
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(100, 30)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            dialog.query_one("#variant", Select).value = next(
+                i for i, (_, v) in enumerate(VARIANT_CHOICES) if v is Variant.PEDRO)
+            await pilot.pause()
+            assert dialog.query_one("#teams", Select).value == 2
+            assert dialog.query_one("#target", Select).value == TARGET_DEFAULT
+            assert "partnerships only" in str(dialog.query_one("#sides_hint", Static).render())
+            dialog.query_one("#teams", Select).value = 0
+            await pilot.click("#create_button")
+            await pilot.pause()
+            assert isinstance(app.screen, CreateTableDialog)
+            problem = str(dialog.query_one("#problem", Static).render())
+            assert "variant pedro does not go with teams none (cutthroat)" in problem
+            dialog.query_one("#teams", Select).value = 2
+            dialog.query_one("#bots", Select).value = 3
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.table_info is not None,
+                        "the table")
+            info = app.state.table_info
+            assert info is not None
+            assert (info.rules.variant, info.rules.teams, info.rules.target) == ("pedro", 2, 31)
+            assert "Pedro: High Low Jack Five Off-five Game" in table_detail(info).plain

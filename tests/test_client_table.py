@@ -12,6 +12,7 @@ import io
 import re
 import socket
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -28,6 +29,7 @@ from setback.client.dialogs import HelpDialog, ShowDialog
 from setback.client.felt import table_picture
 from setback.client.panels import (
     centre,
+    points_won_lines,
     score_sheet,
     seat_clock,
     seats_table,
@@ -59,6 +61,7 @@ from setback.protocol.messages import (
     TableInfo,
     TableUpdate,
     Welcome,
+    WireAward,
     WireHandResult,
     WireRules,
 )
@@ -579,7 +582,7 @@ async def test_a_ten_point_hand_shows_the_joker_and_sorts_the_off_jack_with_trum
     """At a ten_point table: the joker has its glyph (``B🃏``), the hand sorts in printed suits
     (the joker last) until the player pitches spades, then the off-jack JC and the big joker sit
     with trump, after JS, marked ``T`` and drawn in trump's colour; the contract line names the
-    variant (its points' sum where the row is narrow) and the bids offered are 4 to 10."""
+    variant (its points' sum where the row is narrow) and the bids offered are 4 to 10 (by key, 4 to 9)."""
     plan = QuickGame(rules=WireRules(players=4, variant="ten_point"), bots=3, seed=TEN_POINT_SEED, bot="lowest")
     async with running_server() as server:
         app = client(server.port, plan)
@@ -590,7 +593,7 @@ async def test_a_ten_point_hand_shows_the_joker_and_sorts_the_off_jack_with_trum
             assert [str(dealt[str(n)]) for n in range(1, 7)] == ["QS", "JS", "JC", "2C", "QD", "BJ"]
             await until(pilot, lambda: "B🃏" in screen_text(app), "the joker's glyph")
             await until(pilot, lambda: "Ten-point: 10 points" in screen_text(app), "the variant, narrow")
-            assert "Your bid: ←/→ or 0 (pass) 4-10, then Enter." in screen_text(app)
+            assert "Your bid: ←/→ or 0 (pass) 4-9, then Enter." in screen_text(app)
             await pilot.press("left", "enter")  # from Pass back round to the top bid, 10
             await until(pilot, lambda: (d := my_decision(app)) is not None and not d.bidding, "the lead")
             decision = my_decision(app)
@@ -630,3 +633,21 @@ def test_a_variant_tables_lobby_line_waiting_room_and_result_name_its_points() -
     assert points in table_detail(info).plain
     assert points in drawn(waiting_room(state), width=120)
     assert table_row(info)[1].startswith("ten-point")
+
+
+def test_the_score_sheet_names_every_point_each_hand_gave_and_who_took_it() -> None:
+    """Under the score sheet, a ten_point hand's awards by name, value and taker (Game: the side)."""
+    state = seated(variant="ten_point")
+    game = Game(Rules(players=4, variant=Variant.TEN_POINT), TEN_POINT_SEED)
+    won: list[tuple[Any, int, int, str | None]] = [
+        ("high", 1, 3, "QS"), ("low", 1, 2, "4S"), ("jack", 1, 3, "JS"), ("off_jack", 1, 3, "JC"),
+        ("big_joker", 1, 3, "BJ"), ("three", 3, 1, "3S"), ("game", 1, 2, None)]  # point names: the wire's Literal
+    awards = [WireAward(point=p, value=v, side=s, seat=s if p != "game" else None, card=c) for p, v, s, c in won]
+    state.receive(Snapshot(table="t1", view=view_to_wire(game.view(ME)), results=[
+        WireHandResult(hand_number=1, dealer=2, pitcher=3, bid=10, trump="S", high=3, high_card="QS", low=2,
+                       low_card="4S", jack=3, game=2, game_pips=[0, 3, 24, 16], points=[0, 3, 2, 4], set_back=True,
+                       deltas=[0, 3, 2, -10], scores=[0, 3, 2, -10], awards=awards),
+    ]))
+    assert state.game is not None
+    lines = drawn(points_won_lines(state.game, state.names()), width=120)
+    assert "1: High p3 · Low p2 · Jack p3 · Off-jack p3 · Big joker p3 · Three (3) p1 · Game p2" in lines

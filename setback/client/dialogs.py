@@ -29,7 +29,7 @@ At the table
   ← →             choose a card or a bid (only legal ones)
   1-6             the card in that place: each keeps its number all hand
                   (joker, ten-point, pedro: from when trump is named)
-  0 or p, 1-4     choose pass, or that bid
+  0 or p, 1-9     choose pass, or that bid (a bid of 10: ← →)
   Enter / Space   play the card or make the bid chosen
   mouse click     play a card or make a bid at once
   t               the last trick again     s  the score sheet

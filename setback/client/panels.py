@@ -7,6 +7,7 @@ the widgets only put these on the screen.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -22,6 +23,7 @@ from setback.telling.story import (
     SUIT_NAMES,
     clock_text,
     outcome_line,
+    points_won,
     result_lines,
     rules_text,
     side_name,
@@ -331,10 +333,7 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
         left = clock_label(decision.seconds_left(now))
         clock = f"  [{left} left]" if left else ""
         if decision.bidding:
-            amounts = [int(a.partition(" ")[2]) for a in decision.legal if a != "pass"]
-            bids = "" if not amounts else f" {amounts[0]}" if len(amounts) == 1 else f" {amounts[0]}-{amounts[-1]}"
-            keys = f"0 (pass){bids}" if "pass" in decision.legal else bids.strip()
-            return Text(f"Your bid: ←/→ or {keys}, then Enter.{clock}", style=MINE)
+            return Text(f"Your bid: ←/→ or {bid_keys(decision.legal)}, then Enter.{clock}", style=MINE)
         return Text(f"Your play: ←/→ or the card's number, then Enter.{clock}", style=MINE)
     if game.outcome is not None:
         if state.spectating:
@@ -348,6 +347,16 @@ def prompt(state: ClientState, now: float, ascii: bool) -> Text:
             return Text(f"{names[game.to_act]} is away: b seats a bot for them until they are back.", style=ALERT)
         return Text(f"Waiting for {names[game.to_act]} to {doing}…", style=DIM)
     return Text("")
+
+
+def bid_keys(legal: Sequence[str]) -> str:
+    """The keys of the bids ``legal`` allows: ``0 (pass) 4-9`` (a bid of 10, which no key types,
+    is reached with the arrows)."""
+    keyed = [amount for a in legal if a != "pass" and (amount := int(a.partition(" ")[2])) <= 9]
+    words = ["0 (pass)"] if "pass" in legal else []
+    if keyed:
+        words.append(str(keyed[0]) if len(keyed) == 1 else f"{keyed[0]}-{keyed[-1]}")
+    return " ".join(words) or "the arrows"
 
 
 def ready_line(state: ClientState) -> str:
@@ -492,6 +501,13 @@ def score_sheet(game: GameView, names: list[str], ascii: bool, latest: int | Non
         table.caption = " · ".join(partners)
         table.caption_style = DIM
     return table
+
+
+def points_won_lines(game: GameView, names: list[str]) -> RenderableType:
+    """Under the score sheet: every point each hand gave, by name, with who took it (the
+    result's awards)."""
+    lines = [Text(f"{r.hand_number}: {words}") for r in game.results if (words := points_won(r, game.rules, names))]
+    return Group(Text("Points won, hand by hand", style=DIM), *lines) if lines else Text("")
 
 
 def last_trick_lines(game: GameView, names: list[str], ascii: bool) -> RenderableType:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import ClassVar, Literal, cast
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -31,6 +32,7 @@ from setback.client.panels import (
     contract_line,
     last_trick_lines,
     lobby_prompt,
+    points_won_lines,
     prompt,
     score_sheet,
     score_sheet_panel,
@@ -738,7 +740,8 @@ class TableScreen(ClientScreen):
     def action_score_sheet(self) -> None:
         game = self.state.game
         if game is not None:
-            sheet = score_sheet(game, self.state.names(), self.client.ascii)
+            names = self.state.names()
+            sheet = Group(score_sheet(game, names, self.client.ascii), Text(""), points_won_lines(game, names))
             self.app.push_screen(ShowDialog(f"Score sheet · to {game.rules.points_to_win()}", sheet, "s"))
 
     # -- the table --------------------------------------------------------------------------------

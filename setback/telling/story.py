@@ -29,6 +29,7 @@ from setback.protocol.messages import (
     TrickWonEvent,
     TrumpPitchedEvent,
     TurnEvent,
+    WireAward,
     WireEvent,
     WireHandResult,
     WireOutcome,
@@ -253,9 +254,26 @@ def more_points(result: WireHandResult, names: Sequence[str]) -> str:
     """The points a variant adds to High, Low, Jack and Game, each with who took it:
     ``Off-jack ann · Three (3) bob``; empty in the standard game."""
     return " · ".join(
-        f"{Point(a.point).words}{f' ({a.value})' if a.value > 1 else ''} {names[a.seat]}"
-        for a in result.awards if a.point not in BASIC_POINTS and a.seat is not None
+        award_words(a, names) for a in result.awards if a.point not in BASIC_POINTS and a.seat is not None
     )
+
+
+def points_won(result: WireHandResult, rules: WireRules, names: Sequence[str]) -> str:
+    """Every point the hand gave, by name and with who took it, in the order of the result's
+    ``awards``: ``High ann · Low bob · Jack ann · Off-jack ann · Three (3) bob · Game ann & cy``;
+    empty for a result from a peer before 1.4 (which sends no awards)."""
+    return " · ".join(award_words(a, names, rules) for a in result.awards)
+
+
+def award_words(award: WireAward, names: Sequence[str], rules: WireRules | None = None) -> str:
+    """``Three (3) bob``: a point, its value when more than 1, and the seat that took it (or,
+    for Game with ``rules`` given, the side)."""
+    value = f" ({award.value})" if award.value > 1 else ""
+    if award.seat is not None:
+        who = names[award.seat]
+    else:
+        who = side_name(rules, award.side, names) if rules is not None else ""
+    return f"{Point(award.point).words}{value} {who}".rstrip()
 
 
 BASIC_POINTS = frozenset({"high", "low", "jack", "game"})

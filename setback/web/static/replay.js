@@ -104,7 +104,7 @@ function draw() {
     el("ul", { class: "replay-seats" }, [...Array(rules.players).keys()].map((seat) => seatRow(record, hand, step, seat))));
   const scored = record.hands.slice(0, step.hand + (step.scored ? 1 : 0)).map((h) => h.result).filter(Boolean);
   fill(byId("replay-chart"), scoreChart(scored.map((r) => r.scores), sideNames(rules, players), rules.target, scored.length));
-  fill(byId("replay-running"), historyTable({ rules, results: scored }, players));
+  fill(byId("replay-running"), historyTable({ rules, results: scored }, players, false)); // the hand's own summary names its points
   const address = new URL(location.href);
   address.search = `?game=${record.server.game_id}&hand=${hand.number}&trick=${step.trick}`;
   history.replaceState(null, "", address.pathname + address.search);

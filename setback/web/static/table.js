@@ -237,20 +237,26 @@ function scoreline(game, seatNames) {
   })];
 }
 
-/** The scores hand by hand of `game` (its rules and results so far). */
-export function historyTable(game, seatNames) {
+/** The scores hand by hand of `game` (its rules and results so far); at a variant's table with
+ * `points`, a column naming the card points each hand gave beyond High, Low, Jack and Game. */
+export function historyTable(game, seatNames, points = true) {
   if (!game.results.length) return el("p", { class: "muted" }, "No hand has been scored yet.");
   const rules = game.rules;
   const sides = [...Array(sideCount(rules)).keys()];
   const who = (seat) => (seat === null ? "–" : sideShort(rules, sideOf(rules, seat), seatNames));
+  const variant = points && variantOf(rules) !== "standard";
+  const more = (r) => awardsOf(r).filter((a) => !["high", "low", "jack", "game"].includes(a.point))
+    .map((a) => `${POINT_WORDS[a.point]}${a.value > 1 ? ` (${a.value})` : ""} ${who(a.seat)}`).join(" · ") || "–";
   return el("table", { class: "history" },
     el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Pitcher"), el("th", {}, "High"), el("th", {}, "Low"),
-      el("th", {}, "Jack"), el("th", {}, "Game"), sides.map((s) => el("th", { title: sideLabel(rules, s, seatNames), text: sideShort(rules, s, seatNames) })))),
+      el("th", {}, "Jack"), el("th", {}, "Game"), variant ? el("th", {}, "Points") : null,
+      sides.map((s) => el("th", { title: sideLabel(rules, s, seatNames), text: sideShort(rules, s, seatNames) })))),
     el("tbody", {}, game.results.map((r) => el("tr", { class: r.set_back ? "set-back" : "" },
       el("td", {}, r.hand_number),
       el("td", {}, `${seatNames[r.pitcher]} ${r.bid}${r.set_back ? " (set back)" : ""} `, suitIcon(r.trump), el("span", { class: "sr" }, SUITS[r.trump].name)),
       el("td", {}, who(r.high)), el("td", {}, who(lowHolder(rules, r))), el("td", {}, who(r.jack)),
       el("td", {}, r.game === null ? "–" : sideShort(rules, r.game, seatNames)),
+      variant ? el("td", { class: "more-points" }, more(r)) : null,
       sides.map((s) => el("td", {}, `${r.scores[s]} (${signed(r.deltas[s])})`))))));
 }
 
