@@ -11,7 +11,21 @@ import { clockFace } from "./words.js";
 import { POINT_WORDS, VARIANTS, variantOf, variantText } from "./variants.js";
 
 /** Bind the table's buttons and chat once. */
+/** The felt takes the height the table's head leaves (its lines wrap with the rules, a variant's
+ * points and "seeded"), so the hand stays in view below it: `--head-h` is the head's height. */
+function keepHeadMeasured() {
+  const felt = byId("felt");
+  const play = felt.parentElement;
+  const measure = () => {
+    const head = felt.getBoundingClientRect().top - play.getBoundingClientRect().top;
+    if (head > 0) play.style.setProperty("--head-h", `${Math.round(head)}px`);
+  };
+  const watcher = new ResizeObserver(measure);
+  for (const part of play.querySelectorAll(".table-head, .score-row")) watcher.observe(part);
+}
+
 export function setupTable(actions) {
+  keepHeadMeasured();
   byId("leave").addEventListener("click", () => actions.send({ type: "leave" }));
   byId("show-scores").addEventListener("click", () => byId("scores").showModal());
   byId("show-last").addEventListener("click", () => byId("last").showModal());
