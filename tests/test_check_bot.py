@@ -13,9 +13,18 @@ import pytest
 
 from setback.cli import main
 from setback.conformance import run_checks
-from setback.conformance.checks import CHECKS, SESSIONS, check_drop, check_events, decide_kind, to_bot
+from setback.conformance.checks import (
+    CHECKS,
+    SESSIONS,
+    check_drop,
+    check_events,
+    decide_kind,
+    sessions_of,
+    to_bot,
+)
 from setback.conformance.sessions import BotUnderTest, Transcript, play_session
 from setback.conformance.tap import Heard
+from setback.engine import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).resolve().parent / "broken_bot.py"
@@ -31,6 +40,29 @@ def failed(spec: str) -> set[str]:
 @pytest.mark.parametrize("spec", ["random", "heuristic", "search@budget_ms=10"])
 def test_the_built_in_bots_pass_every_check(spec: str) -> None:
     assert failed(spec) == set()
+
+
+@pytest.mark.parametrize(("spec", "variant"), [("random", Variant.TEN_POINT), ("heuristic", Variant.PEDRO)])
+def test_the_built_in_bots_pass_every_check_at_a_variant_table(spec: str, variant: Variant) -> None:
+    """`check-bot --variant V`: every session at a table of V (pedro seating pairs, none
+    cutthroat), each of its decisions named by V's suits, and a check that the bot was asked
+    to bid to V's top bid (and held a joker where V has them); every check passes."""
+    sessions = sessions_of(variant)
+    assert all(s.variant is variant for s in sessions)
+    if variant is Variant.PEDRO:
+        assert all(s.teams is not None and s.players // s.teams >= 2 for s in sessions)
+    verdicts = run_checks(spec, variant=variant)
+    assert [v.name for v in verdicts if not v.passed] == []
+    assert {s.name for s in sessions} | {variant.value} <= {v.name for v in verdicts}
+
+
+def test_check_bot_help_and_spec_name_the_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check-bot", "--help"])
+    assert "--variant {standard,joker,ten_point,pedro}" in capsys.readouterr().out
+    spec = (ROOT / "spec.md").read_text()
+    checking = spec[spec.index("**Checking a bot.**"):spec.index("## 21.")]
+    assert "`--variant V`" in checking
 
 
 @pytest.mark.skipif(NODE is None, reason="needs Node.js (node) on the PATH to run examples/node/bot.js")
@@ -134,6 +166,10 @@ def test_a_spec_that_is_no_bot_is_a_typing_mistake(capsys: pytest.CaptureFixture
     ({"phase": "playing", "trick": [], "trump": "H", "hand": ["2H"]}, "lead"),
     ({"phase": "playing", "trick": [{"seat": 0, "card": "KS"}], "trump": "H", "hand": ["2S", "3H"]}, "follow"),
     ({"phase": "playing", "trick": [{"seat": 0, "card": "KS"}], "trump": "H", "hand": ["2D", "3H"]}, "void"),
+    ({"phase": "playing", "trick": [{"seat": 0, "card": "BJ"}], "trump": "H", "hand": ["JD", "3C"],
+      "rules": {"variant": "ten_point"}}, "follow"),  # a joker led is trump led; the off-jack is trump
+    ({"phase": "playing", "trick": [{"seat": 0, "card": "KD"}], "trump": "H", "hand": ["JD", "3C"],
+      "rules": {"variant": "ten_point"}}, "void"),  # the off-jack is no diamond
 ])
 def test_a_decision_is_named_by_what_it_asks(view: dict[str, object], kind: str) -> None:
     assert decide_kind(view) == kind

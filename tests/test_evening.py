@@ -9,8 +9,9 @@ from typing import Any
 from test_websocket import get
 from wire import RawClient, play_until_over, running_web_server, web_port
 
-from setback.engine import HandScored
-from setback.server.history import replayed
+from setback.engine import HandScored, Variant
+from setback.server.history import leaderboard_rows, replayed
+from setback.server.ratings import rating_key
 from setback.web.records import MOST_GAMES
 from setback.web.site import POLICY
 
@@ -114,3 +115,36 @@ async def test_the_leaderboard_is_the_stores_ratings_after_rated_games() -> None
                                                                                  row["wins"])
         await ada.close()
         await bo.close()
+
+
+async def test_each_variants_leaderboard_and_a_seats_rating_at_a_variant_table() -> None:
+    """After a rated ten_point game, the table's seats show each player's ten_point rating (ada
+    has no standard one), `/api/leaderboard?variant=ten_point` lists that variant's ratings,
+    the standard leaderboard (no `variant`, or `variant=standard`) does not; a name that is no
+    variant is 400 saying which there are."""
+    async with running_web_server() as server:
+        port = web_port(server)
+        ada = await RawClient.connect(server.port)
+        await ada.hello("ada", kind="human", version="1.4")
+        await ada.send(type="create_table", id=1, rules={"players": 2, "target": 7, "variant": "ten_point"},
+                       bots=["random"], rated=True)
+        table = (await ada.expect("table", id=1))["table"]["table"]
+        await ada.send(type="join", id=2, table=table, ready=True)
+        await play_until_over(ada)
+        await server.settle()
+        kept = server.store.rating_of(rating_key("ada", Variant.TEN_POINT))
+        assert kept is not None and server.store.rating_of("ada") is None
+        await ada.expect("game_over")
+        seat: dict[str, Any] = {"rating": None}
+        while seat["rating"] is None:  # the table told after the game (each before it: no rating yet)
+            update = await ada.expect("table")
+            seat = next(s for s in update["table"]["seats"] if s["name"] == "ada")
+        assert seat["rating"] == kept[0]
+        status, board = await records(port, "/api/leaderboard?variant=ten_point")
+        assert status == 200 and board == {"players": leaderboard_rows(server.store, Variant.TEN_POINT)}
+        assert {row["player"] for row in board["players"]} == {"ada", "builtin:random"}
+        assert (await records(port, "/api/leaderboard")) == (200, {"players": []})
+        assert (await records(port, "/api/leaderboard?variant=standard")) == (200, {"players": []})
+        status, refused = await records(port, "/api/leaderboard?variant=bridge")
+        assert status == 400 and "ten_point" in refused["error"]
+        await ada.close()

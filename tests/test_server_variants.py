@@ -89,12 +89,12 @@ async def test_an_older_client_never_sees_a_variant_table() -> None:
 
 
 async def test_a_refused_combination_names_both_options() -> None:
-    """A cutthroat pedro table and ten_point with min_bid 2 get `refused`, its `options` naming
-    both options and its message both with their values; no table is made."""
+    """A cutthroat pedro table (`teams` `null`) and ten_point with min_bid 2 get `refused`, its
+    `options` naming both options and its message both with their values; no table is made."""
     async with running_server() as server:
         client = await greeted(server.port, "ann")
         cases = (
-            ({"players": 4, "variant": "pedro"}, ["variant", "teams"], "pedro"),
+            ({"players": 4, "teams": None, "variant": "pedro"}, ["variant", "teams"], "pedro"),
             ({"players": 2, "variant": "ten_point", "min_bid": 2}, ["variant", "min_bid"], "min_bid 2"),
         )
         for number, (rules, options, words) in enumerate(cases):
@@ -107,6 +107,28 @@ async def test_a_refused_combination_names_both_options() -> None:
         made = await client.expect("table", id=9)
         assert made["table"]["rules"]["target"] == 31
         await client.close()
+
+
+async def test_a_missing_teams_is_the_variants_sides() -> None:
+    """`teams` left out of `create_table` is the variant's sides: pairs at a pedro table (two at
+    4 players, three at 6), cutthroat at a standard one, as a 1.3 client has it; the table
+    always says its `teams`."""
+    async with running_server() as server:
+        client = await greeted(server.port, "ann")
+        old = await greeted(server.port, "old", version="1.3")
+        for number, (maker, rules, teams) in enumerate((
+            (client, {"players": 4, "variant": "pedro"}, 2),
+            (client, {"players": 6, "variant": "pedro"}, 3),
+            (client, {"players": 4}, None),
+            (old, {"players": 4}, None),
+            (old, {"players": 4, "teams": 2}, 2),
+        )):
+            await maker.send(type="create_table", id=number, rules=rules)
+            made = await maker.expect("table", id=number)
+            assert "teams" in made["table"]["rules"]
+            assert made["table"]["rules"]["teams"] == teams
+        for peer in (client, old):
+            await peer.close()
 
 
 def test_a_variant_tables_options_survive_the_records() -> None:

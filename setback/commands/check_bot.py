@@ -9,15 +9,16 @@ import sys
 
 from setback import logs
 from setback.commands.common import AddCommand
+from setback.engine import Variant
 
 
 def cmd_check_bot(args: argparse.Namespace) -> int:
     from setback.conformance import run_checks
 
     logs.configure(json=args.log_json, level=logging.ERROR)  # the servers' and the bot's logs are not the result
-    verdicts = run_checks(args.bot, args.seed)
+    verdicts = run_checks(args.bot, args.seed, Variant(args.variant))
     if args.json:
-        print(json.dumps({"bot": args.bot, "passed": all(v.passed for v in verdicts),
+        print(json.dumps({"bot": args.bot, "variant": args.variant, "passed": all(v.passed for v in verdicts),
                           "checks": [v.as_dict() for v in verdicts]}))
     else:
         for verdict in verdicts:
@@ -35,4 +36,6 @@ def register(command: AddCommand) -> None:
         "bot", metavar="BOT", help="random, heuristic, search, path/to/file.py:Class, module:Class or cmd:PROGRAM"
     )
     check.add_argument("--seed", type=int, default=1, help="the seed of the tables' deals (default 1)")
+    check.add_argument("--variant", choices=[v.value for v in Variant], default=Variant.STANDARD.value,
+                       help="the game its tables play (default standard; pedro seats pairs)")
     check.add_argument("--json", action="store_true", help="print the verdicts as one JSON object")

@@ -26,8 +26,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def update_spec(path: Path) -> None:
     """Write the generated parts of spec.md at ``path`` again, from the code: every message's
-    fields (between the ``fields`` markers) and the annotated session, played again against
-    a server of its own (between the ``transcript`` markers)."""
+    fields (between the ``fields`` markers) and the annotated sessions, each played again
+    against a server of its own (between the ``transcript`` and ``transcript-ten_point`` markers)."""
     import asyncio
 
     from setback.conformance import transcript
@@ -37,6 +37,8 @@ def update_spec(path: Path) -> None:
     blocks = (
         (reference.BEGIN, reference.END, reference.fields_markdown),
         (transcript.BEGIN, transcript.END, lambda: transcript.transcript_markdown(asyncio.run(transcript.record()))),
+        (transcript.TEN_BEGIN, transcript.TEN_END, lambda: transcript.transcript_markdown(
+            asyncio.run(transcript.record_ten_point()), transcript.TEN_SHOWN_TRICKS)),
     )
     for begin, end, _ in blocks:
         if begin not in text or end not in text:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from setback.conformance.sessions import PING_NONCE, Fault, Session, Struck, Transcript
 from setback.conformance.tap import Heard
+from setback.engine import VARIANTS, Card, Suit, Variant, suit_of
 
 VERSION = re.compile(r"[0-9]+(\.[0-9]+)?")
 
@@ -26,7 +27,31 @@ SESSIONS: tuple[Session, ...] = (
     Session("7 players", 7),
     Session("4 players, 2 teams", 4, teams=2),
 )
-"""Every session a bot plays for the checks (one server each)."""
+"""Every session a bot plays for the checks of the standard game (one server each)."""
+
+PAIRS: dict[str, tuple[int, int]] = {
+    "2 players, a 1 s clock": (4, 2), "2 players who pass when they may": (4, 2),
+    "3 players": (6, 3), "5 players": (6, 2), "7 players": (6, 3), "4 players, 2 games": (4, 2),
+}
+"""Where a variant played in partnerships only (pedro) seats a session of the standard game
+that has no sides of two: players and teams (the same faults, clock and passers)."""
+
+
+def sessions_of(variant: Variant) -> tuple[Session, ...]:
+    """The sessions of the checks at a table of ``variant``: the standard game's, each at that
+    variant; in a variant played in partnerships only, each table seats pairs or more a side."""
+    if variant is Variant.STANDARD:
+        return SESSIONS
+    made: dict[str, Session] = {}
+    for session in SESSIONS:
+        players, teams, name = session.players, session.teams, session.name
+        if VARIANTS[variant].partnerships_only and teams is None:
+            players, teams = PAIRS[name]
+            name = name.replace(f"{session.players} players", f"{players} players, {teams} teams")
+        made.setdefault(name, replace(session, name=f"{variant.value}: {name}", players=players, teams=teams,
+                                      variant=variant))  # (two sessions seated alike are played once)
+    return tuple(made.values())
+
 
 REPLY_SECONDS = 10.0
 """How long a bot has to answer what the tap did (a reconnection, a second answer)."""
@@ -57,14 +82,18 @@ def to_bot(heard: list[Heard], kind: str | None = None) -> Iterator[Heard]:
 
 
 def decide_kind(view: dict[str, Any]) -> str:
-    """``bid``, ``forced bid``, ``pitch``, ``lead``, ``follow`` or ``void``: the kind of decision a view asks for."""
+    """``bid``, ``forced bid``, ``pitch``, ``lead``, ``follow`` or ``void``: the kind of decision a view asks for
+    (a card's suit as the view's variant has it: a joker or an off-card led is trump led)."""
     if view.get("phase") == "bidding":
         return "bid" if "pass" in view.get("legal", []) else "forced bid"
     trick = view.get("trick") or []
     if not trick:
         return "pitch" if view.get("trump") is None else "lead"
-    led = str(trick[0]["card"])[-1]
-    return "follow" if any(str(card)[-1] == led for card in view.get("hand", [])) else "void"
+    trump = Suit.parse(str(view["trump"]))
+    variant = Variant((view.get("rules") or {}).get("variant", "standard"))
+    led = suit_of(Card.parse(str(trick[0]["card"])), trump, variant)
+    held = (suit_of(Card.parse(str(card)), trump, variant) for card in view.get("hand", []))
+    return "follow" if led in held else "void"
 
 
 @dataclass(frozen=True)
@@ -369,11 +398,43 @@ def check_events(transcripts: list[Transcript]) -> Verdict:
     return Verdict("events", True, f"events {'on' if events else 'off'}: {taken} events received", expected)
 
 
-CHECKS: tuple[Callable[[list[Transcript]], Verdict], ...] = (
-    check_handshake,
-    *(check_kind(kind) for kind in ("bid", "forced bid", "pitch", "lead", "follow", "void")),
-    check_ping, check_illegal, check_stale, check_resync, check_drop, check_restart, check_next_game, check_clock,
-    *(check_table(session) for session in SESSIONS),
-    check_events,
-)
-"""Every check, in the order they are told."""
+def check_variant(variant: Variant) -> Callable[[list[Transcript]], Verdict]:
+    """That the bot played ``variant``'s game, not only at its table: asked to bid up to the
+    variant's top bid, and (in a deck with jokers) to decide with a joker in its hand."""
+    rules = VARIANTS[variant]
+    top, jokers = f"bid {rules.top_bid}", {str(card) for card in rules.jokers}
+    expected = (f"legal answers where bids run to {rules.top_bid}"
+                f"{' and the hand holds a joker' if jokers else ''} (sections 1, 2, 3)")
+
+    def check(transcripts: list[Transcript]) -> Verdict:
+        offered = held = 0
+        for transcript in transcripts:
+            for answer in answers(transcript):
+                assert answer.decide.message is not None
+                view = answer.decide.message["view"]
+                offered += top in view["legal"]
+                held += bool(jokers & set(view.get("hand", [])))
+        if not offered or (jokers and not held):
+            return Verdict(variant.value, False, f"{offered} decisions offered {top}, {held} with a joker in hand: "
+                           "the games did not show the variant", expected)
+        return Verdict(variant.value, True, f"{offered} decisions offered {top}, {held} with a joker in hand", expected)
+
+    return check
+
+
+def checks_of(sessions: tuple[Session, ...]) -> tuple[Callable[[list[Transcript]], Verdict], ...]:
+    """Every check of a bot that plays ``sessions``, in the order they are told (at a variant's
+    tables, one more: :func:`check_variant`)."""
+    variants = {session.variant for session in sessions} - {Variant.STANDARD}
+    return (
+        check_handshake,
+        *(check_kind(kind) for kind in ("bid", "forced bid", "pitch", "lead", "follow", "void")),
+        check_ping, check_illegal, check_stale, check_resync, check_drop, check_restart, check_next_game, check_clock,
+        *(check_table(session) for session in sessions),
+        *(check_variant(variant) for variant in sorted(variants, key=lambda v: v.value)),
+        check_events,
+    )
+
+
+CHECKS = checks_of(SESSIONS)
+"""Every check of the standard game's sessions."""

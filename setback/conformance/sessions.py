@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from msgspec import UNSET
+
 from setback.bots.external import run_program
 from setback.bots.registry import EXTERNAL, bot_factory, external_command
 from setback.bots.remote import Seating, play_remote
 from setback.bots.seat import Replaced
 from setback.conformance.tap import Heard, PassAll, Pipe, Tap
+from setback.engine import Variant
 from setback.link import Address, LinkClosedError, ServerLink
 from setback.protocol.messages import (
     Act,
@@ -59,6 +62,8 @@ class Session:
     games: int = 1
     decision_seconds: float = 10.0
     target: int = 7
+    variant: Variant = Variant.STANDARD
+    """The game the table plays (spec.md section 3, "Variants")."""
     faults: dict[int, Fault] = field(default_factory=dict)
     passers: bool = False
     """The other seats pass whenever they may (played by the check over the protocol), so
@@ -246,7 +251,8 @@ async def play_session(bot: BotUnderTest, session: Session, folder: Path, seed: 
     await maker.connect()
     await maker.send(CreateTable(
         id="check", name=f"check-bot: {session.name}"[:40], seed=seed,
-        rules=WireRules(players=session.players, teams=session.teams, target=session.target),
+        rules=WireRules(players=session.players, teams=session.teams, target=session.target,
+                        variant=UNSET if session.variant is Variant.STANDARD else session.variant.value),
         clock=Clock(decision_seconds=session.decision_seconds, bot_after_timeouts=None),
         bots=[] if session.passers else ["heuristic"] * (session.players - 1),
     ))

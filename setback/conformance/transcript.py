@@ -7,6 +7,9 @@ server stopping. Every line that crossed the socket is kept, as sent; what chang
 to run is masked (the tokens, a clock's remaining time rounded to the second). A test
 keeps spec.md's copy (between :data:`BEGIN` and :data:`END`) equal to
 :func:`transcript_markdown`; ``setback schema --update-spec spec.md`` writes it.
+:func:`record_ten_point` is a shorter one (Appendix C, between :data:`TEN_BEGIN` and
+:data:`TEN_END`): one hand at a ``ten_point`` table, a joker dealt, a bid of 5, the pitch,
+the tricks and the hand's ``awards``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +33,9 @@ from setback.server.config import ServerConfig
 
 BEGIN = "<!-- transcript:begin -->"
 END = "<!-- transcript:end -->"
+TEN_BEGIN = "<!-- transcript-ten_point:begin -->"
+TEN_END = "<!-- transcript-ten_point:end -->"
+"""Where spec.md holds the shorter session of :func:`record_ten_point` (Appendix C)."""
 
 SEED = 1
 """The table's seed: Ann bids first, pitches, holds a card she may not play in the second
@@ -39,6 +46,16 @@ DROP_AT_TRICK = 2
 """Ann's connection is cut when she is asked for a card in this trick."""
 SHOWN_TRICKS = (1, 2, 6)
 """The tricks shown line by line; the lines of the others are counted in a comment."""
+
+TEN_SEED = 25
+"""The ten_point table's seed: Ann, dealt the little joker, bids 5 and pitches, and her side
+takes eight of the hand's points (the joker, the Three of trump among them)."""
+TEN_RULES = {"players": 2, "variant": "ten_point", "hand_limit": 1}
+"""Two seats, the variant's default target (21), one hand."""
+TEN_BID = "bid 5"
+"""Ann's bid at the ten_point table, above the standard game's top bid."""
+TEN_SHOWN_TRICKS = (1, 6)
+"""The ten_point hand's tricks shown line by line."""
 
 _TOKEN = re.compile(r'"token":"([A-Za-z0-9_-]{24})"')
 _REMAINING = re.compile(r'"remaining_ms":([0-9]+)')
@@ -141,21 +158,80 @@ def _choose(view: dict[str, Any]) -> Action:
 
 async def record() -> list[Line]:
     """Run the session against a fresh server; every line, masked, with the comments."""
+    return await _on_a_server(_play)
+
+
+async def record_ten_point() -> list[Line]:
+    """Run the ten_point hand (Appendix C) against a fresh server; every line, masked, with the comments."""
+    return await _on_a_server(_play_ten_point)
+
+
+async def _on_a_server(play: Callable[[Server], Awaitable[list[Line]]]) -> list[Line]:
     server = Server(ServerConfig(host="127.0.0.1", port=0))
     await server.start()
     try:
-        return await _play(server)
+        return await play(server)
     finally:
         await server.stop()
 
 
-async def _play(server: Server) -> list[Line]:
+async def _greeted(server: Server, *comments: str) -> Session:
+    """Ann connected, the ``comments`` said, her hello sent and the welcome read."""
     ann = Session(server.port)
     await ann.connect()
-    ann.say("Ann, a bot program, connects over TCP and says hello (section 7). `id` is hers to choose: the")
-    ann.say("answer carries it back. The welcome gives her the server's limits and a token to keep.")
+    for comment in comments:
+        ann.say(comment)
     await ann.send(type="hello", id=1, version=PROTOCOL_VERSION, name="ann", kind="bot")
     await ann.read_until("welcome")
+    return ann
+
+
+async def _decisions(ann: Session) -> AsyncIterator[tuple[int, dict[str, Any]]]:
+    """Each ``decide`` to Ann (its request and view), read with every line before it, until ``game_over``."""
+    while True:
+        message = await ann.read_until("decide", "game_over")
+        if message["type"] == "game_over":
+            return
+        yield message["request"], message["view"]
+
+
+async def _play_ten_point(server: Server) -> list[Line]:
+    ann = await _greeted(
+        server, "Ann says hello with version 1.4 (a client of 1.3 is refused a seat at a variant table) and",
+        "makes a ten_point table of two seats: no `target`, so the table says the variant's, 21.",
+    )
+    await ann.send(type="create_table", id=2, name="ten-point", rules=TEN_RULES, clock={"decision_seconds": 30},
+                   seed=TEN_SEED, bots=["heuristic"])
+    await ann.read_until("table")
+    ann.say("She sits. Her six cards hold `LJ`, the little joker (section 1): a trump whatever the trump")
+    ann.say("suit. Bids run from 4 to 10, so her `decide` offers `bid 4` to `bid 10`.")
+    await ann.send(type="join", id=3, table="t1", ready=True)
+    pitched = False
+    async for request, view in _decisions(ann):
+        if view["phase"] == "bidding":
+            assert TEN_BID in view["legal"] and any(card in ("BJ", "LJ") for card in view["hand"])
+            ann.say("The bot passed; she bids 5, above the standard game's top bid, and is the pitcher.")
+            await ann.send(type="act", request=request, action=TEN_BID)
+            continue
+        if view["trump"] is None:
+            pitched = True
+            ann.say("Her first lead is the pitch: its suit is trump. In ten_point the jack of the other suit")
+            ann.say("of trump's colour (the off-jack) and both jokers are trumps too, for following and winning.")
+        if ann.trick == 6 and not view["trick"]:
+            ann.say("The last trick. `hand_scored`'s result lists in `awards` every point won, by name, with")
+            ann.say("its value, side, seat and card: High, Low, Jack, Off-jack, the jokers, the Three of trump")
+            ann.say("(3 points) and Game, ten in all when every card is dealt; a point card not dealt is none.")
+        await ann.send(type="act", request=request, action=str(_choose(view)))
+    assert pitched, "the seed no longer makes Ann the pitcher"
+    await ann.close()
+    return ann.lines
+
+
+async def _play(server: Server) -> list[Line]:
+    ann = await _greeted(
+        server, "Ann, a bot program, connects over TCP and says hello (section 7). `id` is hers to choose: the",
+        "answer carries it back. The welcome gives her the server's limits and a token to keep.",
+    )
     ann.say("She asks for the tables: there are none yet.")
     await ann.send(type="list_tables", id=2)
     await ann.read_until("tables")
@@ -169,11 +245,7 @@ async def _play(server: Server) -> list[Line]:
     ann.say("dealer, her six cards, and a `turn` before every decision, then the `decide` to the seat to act.")
     await ann.send(type="join", id=4, table="t1", ready=True)
     illegal_shown = dropped = False
-    while True:
-        message = await ann.read_until("decide", "game_over")
-        if message["type"] == "game_over":
-            break
-        request, view = message["request"], message["view"]
+    async for request, view in _decisions(ann):
         if view["phase"] == "bidding":
             ann.say("Her bid: she answers the `decide` with an `act` carrying its `request`. Every seat hears")
             ann.say("the bid; then the bot, last to bid, passes, and `pitcher_chosen` names the pitcher.")
@@ -233,20 +305,21 @@ async def _drop_and_come_back(server: Server, ann: Session) -> None:
     await ann.read_until("decide")
 
 
-def transcript_markdown(lines: list[Line]) -> str:
+def transcript_markdown(lines: list[Line], shown: tuple[int, ...] = SHOWN_TRICKS) -> str:
     """The transcript as spec.md holds it: one code block, comments ``#``, Ann's lines ``>``
-    and the server's ``<``, the tricks not in :data:`SHOWN_TRICKS` counted, not shown."""
+    and the server's ``<``, the tricks not in ``shown`` counted, not shown."""
     out: list[str] = []
     skipped: list[Line] = []
 
     def flush() -> None:
         if skipped:
             tricks = sorted({line.trick for line in skipped if line.trick is not None})
-            out.append(f"# ... tricks {tricks[0]} to {tricks[-1]}: {len(skipped)} lines like those of trick 2")
+            like = max(trick for trick in shown if trick < tricks[0])
+            out.append(f"# ... tricks {tricks[0]} to {tricks[-1]}: {len(skipped)} lines like those of trick {like}")
             skipped.clear()
 
     for line in lines:
-        if line.trick is not None and line.trick not in SHOWN_TRICKS and not line.comment:
+        if line.trick is not None and line.trick not in shown and not line.comment:
             skipped.append(line)
             continue
         flush()

@@ -77,8 +77,8 @@ def rules_to_wire(rules: Rules) -> WireRules:
 
 
 def rules_from_wire(rules: WireRules) -> Rules:
-    """The engine's rules, an option left out at its default (``target``: the variant's;
-    ``teams``: cutthroat, so a pedro table must say its teams); ValueError when the options do
+    """The engine's rules, an option left out at its default (``target`` and ``teams``: the
+    variant's, as :class:`WireRules` reads them); ValueError when the options do
     not go together (:class:`RefusedCombination` for a pair RULES.md refuses)."""
     return Rules(
         players=rules.players, teams=rules.teams, target=None if rules.target is UNSET else rules.target,

@@ -11,7 +11,7 @@ no field ever changes type; unknown fields are ignored by every decoder.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 
@@ -39,6 +39,11 @@ _VARIANTS_TARGET = msgspec.Meta(extra_json_schema={
 })
 """The schema of ``target``: a missing one reads as the variant's default target."""
 
+_VARIANTS_TEAMS = msgspec.Meta(extra_json_schema={
+    "default": None, "description": "left out: the variant's sides (`null`; pedro `players / 2`)",
+})
+"""The schema of ``teams``: a missing one reads as the variant's sides, ``null`` as cutthroat."""
+
 
 class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A table's options (spec.md section 3).
@@ -47,10 +52,16 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     left out while they have their default, and a missing one reads as its default: a table
     of today's game is sent exactly as a 1.2 peer knows it. A missing ``target`` reads as the
     variant's default (11 in the standard game, as before 1.4); a server always sends it.
+    A missing ``teams`` reads as the variant's sides (cutthroat, as before 1.4; pedro pairs),
+    and an explicit ``null`` as cutthroat: it is decided when the rules are made or decoded,
+    so ``teams`` is never left unset after that and is always sent.
     """
 
     players: int = 4
-    teams: int | None = None
+    if TYPE_CHECKING:
+        teams: int | None = None
+    else:
+        teams: Annotated[int | None, _VARIANTS_TEAMS] | msgspec.UnsetType = msgspec.UNSET
     target: Annotated[int, _VARIANTS_TARGET] | msgspec.UnsetType = msgspec.UNSET
     """Left out (``create_table`` only: a server always sends it): the variant's default target."""
     forced_dealer_bid: bool = True
@@ -66,6 +77,11 @@ class WireRules(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     (``captured``)."""
     variant: Annotated[Variant, _absent_means("standard")] | msgspec.UnsetType = msgspec.UNSET
     """Since 1.4: the game played (spec.md section 3, "Variants")."""
+
+    def __post_init__(self) -> None:
+        given: object = self.teams  # UNSET only until here (the type the code reads leaves it out)
+        if given is msgspec.UNSET:  # left out: the variant's sides (spec.md section 3)
+            self.teams = self.players // 2 if VARIANTS[self.game()].partnerships_only else None
 
     def game(self) -> EngineVariant:
         """The engine's variant (the standard game when left out): ask it which suit a card

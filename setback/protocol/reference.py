@@ -59,7 +59,7 @@ ALLOWED: dict[str, str] = {
     "Act.action": "an action's text form (section 2)",
     "SendChat.text": "1 to `max_chat_chars` printable characters",
     "WireRules.players": "2 to 7",
-    "WireRules.teams": "`null`, or a divisor T of `players` with at least 2 a side",
+    "WireRules.teams": "`null`, or a divisor T of `players` with at least 2 a side (`null` refused with `pedro`)",
     "WireRules.target": "7, 10, 11, 21, 31, 52 (10, 31, 52 since 1.4)",
     "WireRules.hand_limit": "`null` or at least 1",
     "WireRules.min_bid": "1, 2 (refused with `ten_point`)",
@@ -287,11 +287,12 @@ def _default_text(f: mi.Field) -> str:
         made = f.default_factory()
         return "`[]`" if made == [] else "every field's default"
     if f.default is msgspec.NODEFAULT:  # left out while it has its default (msgspec.UNSET)
-        extra = f.type.extra_json_schema if isinstance(f.type, mi.Metadata) else None
-        default = (extra or {}).get("default")
-        if default is None:
+        extra = (f.type.extra_json_schema if isinstance(f.type, mi.Metadata) else None) or {}
+        if "description" in extra:
+            return str(extra["description"])
+        if extra.get("default") is None:
             return "absent"
-        return (extra or {}).get("description") or f"`{json.dumps(default)}` (left out while so)"
+        return f"`{json.dumps(extra['default'])}` (left out while so)"
     return f"`{json.dumps(f.default)}`"
 
 

@@ -15,10 +15,11 @@ from typing import Protocol
 import structlog
 
 from setback.bots import BUILTIN
+from setback.engine import Rules
 from setback.protocol import Code
 from setback.protocol.messages import Error
 from setback.server.peer import Peer
-from setback.server.ratings import rating_name
+from setback.server.ratings import rating_key, rating_name
 from setback.server.seats import RefusedError, Seat, builtin_bot
 from setback.server.store import SeatRow, Store, token_hash
 from setback.server.timesource import TimeSource
@@ -49,18 +50,20 @@ class Sitting(Protocol):
 class SeatBook:
     """The chairs of one table, in seat order, kept in step with the store."""
 
-    __slots__ = ("grace", "host", "seats", "store", "table_id", "time")
+    __slots__ = ("grace", "host", "seats", "store", "table_id", "time", "variant")
 
     def __init__(
-        self, host: Sitting, table_id: str, players: int, store: Store, time: TimeSource, grace: float,
+        self, host: Sitting, table_id: str, rules: Rules, store: Store, time: TimeSource, grace: float,
     ) -> None:
         self.host = host
         self.table_id = table_id
+        self.variant = rules.variant
+        """The game the table plays: a seat's rating shown is its player's rating at it."""
         self.store = store
         self.time = time
         self.grace = grace
         """How long a dropped player's chair waits for its token (seconds)."""
-        self.seats = [Seat(i) for i in range(players)]
+        self.seats = [Seat(i) for i in range(rules.players)]
         """Every chair, by its index (an emptied chair is replaced by a new :class:`Seat`)."""
 
     # -- comings and goings -------------------------------------------------------------
@@ -240,8 +243,8 @@ class SeatBook:
         self.save(self.seats[seat.index])
 
     def rating(self, seat: Seat) -> float | None:
-        """The rating of whoever holds the chair, if the records know one."""
-        known = self.store.rating_of(rating_name(seat.kind, seat.name, seat.builtin))
+        """The rating of whoever holds the chair at the table's variant, if the records know one."""
+        known = self.store.rating_of(rating_key(rating_name(seat.kind, seat.name, seat.builtin), self.variant))
         return known[0] if known else None
 
     def new_game(self) -> None:

@@ -62,7 +62,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.book = SeatBook(
-            self, self.id, self.options.rules.players, self.store, self.time, self.options.waits.reconnect_grace
+            self, self.id, self.options.rules, self.store, self.time, self.options.waits.reconnect_grace
         )
         self.seats: list[Seat] = self.book.seats
         self.hears = Audience(self.id, self.seats)

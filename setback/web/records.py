@@ -12,10 +12,12 @@ from __future__ import annotations
 import http
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import get_args
 from urllib.parse import parse_qs
 
 import msgspec
 
+from setback.protocol.messages import Variant, WireRules
 from setback.server.history import finished_record, history_row, leaderboard_rows, score_series
 from setback.server.store import DamagedRecordError, GameRow, Store
 
@@ -27,6 +29,9 @@ MOST_GAMES = 200
 
 GAMES = 60
 """The games a list answers with when it names no limit: an evening's, and a few before."""
+
+VARIANTS = get_args(Variant)
+"""The variants a leaderboard is asked of (``?variant=``), each keeping its own ratings."""
 
 SERIES_KEPT = 1024
 """Finished games whose chart points are kept once worked out (a finished game never changes)."""
@@ -67,7 +72,10 @@ class Records:
             case ["games", number] if number.isdigit() and len(number) <= 18:
                 return self.replay(int(number))
             case ["leaderboard"]:
-                return _json(http.HTTPStatus.OK, {"players": leaderboard_rows(self.store)})
+                rules = _variant(query)
+                if rules is None:
+                    return _refused(http.HTTPStatus.BAD_REQUEST, f"variant is one of {', '.join(VARIANTS)}")
+                return _json(http.HTTPStatus.OK, {"players": leaderboard_rows(self.store, rules.game())})
             case _:
                 return _refused(http.HTTPStatus.NOT_FOUND, "the records: /api/games, /api/games/ID, /api/leaderboard")
 
@@ -123,3 +131,13 @@ def _limit(query: str) -> int | None:
     if not (text.isdigit() and len(text) <= 4 and 1 <= int(text) <= MOST_GAMES):
         return None
     return int(text)
+
+
+def _variant(query: str) -> WireRules | None:
+    """The rules of the variant a query asks the leaderboard of (standard when none), or None
+    if it names no variant."""
+    try:
+        asked = parse_qs(query, max_num_fields=8).get("variant")
+        return msgspec.convert({"variant": asked[-1]} if asked else {}, WireRules)
+    except (ValueError, msgspec.ValidationError):  # too many fields; no variant's name
+        return None
