@@ -515,7 +515,9 @@ async def test_the_server_list_highlights_the_first_offers_a_rescan_and_a_way_ba
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=0.2)
+    # each look lasts 1 s: "looking for servers" shows that long, long enough to be seen on a
+    # loaded machine (at 0.2 s a busy CI run missed it)
+    app = client(None, mdns_interfaces=["127.0.0.1"], browse_seconds=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DiscoverScreen) and app.screen.servers, "the list")
         listing = app.screen.query_one("#servers", OptionList)
