@@ -795,7 +795,9 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                 before = await page.locator("#hand .card").evaluate_all("cs => cs.map((c) => c.dataset.card)")
                 assert before == ["QS", "JS", "JC", "2C", "QD", "BJ"]  # printed suits, the joker last
                 await page.locator("#actions button.bid").last.click()  # the top bid: ann pitches
-                await page.locator("#hand .card.playable[data-card=QS]").click()
+                queen = page.locator("#hand .card.playable[data-card=QS]")
+                await queen.wait_for()
+                await queen.dispatch_event("click")  # on the card itself: the head's new line may move the hand
                 await page.locator("#facts .trump", has_text="spades").wait_for()
                 held = await page.locator("#hand .card").evaluate_all(
                     "cs => cs.map((c) => [c.dataset.card, c.classList.contains('trump-card'),"
