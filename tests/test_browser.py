@@ -268,7 +268,8 @@ async def test_a_guest_plays_a_hand_against_three_bots(browser: Any, shots: Path
         assert "30 s a move" in await card.inner_text() and await card.locator(".side-A").count() == 2
         await ann.screenshot(shots / "lobby-1280x800.png")
         await create(ann)
-        assert "Bidding" in await ann.text_of("#facts") or "Trump" in await ann.text_of("#facts")
+        facts = await ann.text_of("#facts")  # read once: the facts change as the hand begins
+        assert "Bidding" in facts or "Trump" in facts, facts
         keyed = shot = False
         async with asyncio.timeout(90):
             while not await page.locator(".panel.summary").count():
