@@ -816,10 +816,12 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                     while not await page.locator(".panel.summary").count():
                         if not await move(ann):
                             await asyncio.sleep(0.1)
-                scored = next(f["event"]["result"] for f in ann.frames
-                              if f.get("event", {}).get("kind") == "hand_scored")
-                rows = await page.locator(".panel.summary table.points tr").evaluate_all(
-                    "rows => rows.map((r) => [r.dataset.point, r.innerText])")
+                shown, rows = await page.locator(".panel.summary").first.evaluate(  # read in one go: it may close
+                    "p => [p.getAttribute('aria-label'), [...p.querySelectorAll('table.points tr')]"
+                    ".map((r) => [r.dataset.point, r.innerText])]")
+                scored = next(f["event"]["result"] for f in ann.frames  # the hand shown: a bot's quick bid
+                              if f.get("event", {}).get("kind") == "hand_scored"  # can close one and play on
+                              and shown == f"Hand {f['event']['result']['hand_number']} summary")
                 names = [s["name"] for s in next(
                     f for f in reversed(ann.frames) if f.get("type") == "table")["table"]["seats"]]
                 won = [(point, text) for point, text in rows if "nobody" not in text and "not dealt" not in text]
@@ -832,7 +834,8 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                         assert f"({award['value']})" in text
                 await ann.screenshot(shots / f"ten-point-summary-{size}.png")
                 await page.click("#show-scores")
-                sheet = await ann.text_of("#scores-body table.history td.more-points")
+                sheet = await page.locator("#scores-body table.history td.more-points").nth(  # a row a hand
+                    scored["hand_number"] - 1).inner_text()
                 for award in scored["awards"]:
                     if award["point"] not in {"high", "low", "jack", "game"}:
                         assert f"{POINT_WORDS[award['point']]}" in sheet
