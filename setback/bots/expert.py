@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from setback.bots.endgame import cards_left, value_after
-from setback.bots.search import CLOCK_SHARE, Sampler, SearchBot
+from setback.bots.search import Sampler, SearchBot, decision_deadline
 from setback.engine import ACTIONS, Action, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -99,10 +99,7 @@ class ExpertBot(SearchBot):
     def _solve(self, view: View) -> Action:
         """The legal card whose exact play-out scored best on average over ``solves`` samples."""
         start = time.perf_counter()
-        seconds = [self.budget_ms / 1000] if self.budget_ms is not None else []
-        if view.time_left is not None:
-            seconds.append(view.time_left * CLOCK_SHARE)
-        deadline = start + min(seconds) if seconds else None
+        deadline = decision_deadline(start, self.budget_ms, view)
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         legal = [a.code for a in view.legal]
