@@ -178,12 +178,13 @@ def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: i
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_every_builtin_bot_plays_every_variant_to_the_end(variant: Variant) -> None:
-    """random, heuristic and search each play seeded games of every variant to the end, with
+    """random, heuristic, search and expert each play seeded games of every variant to the end, with
     no error and no illegal action (a match counts both)."""
     rules = Rules(players=6 if variant is Variant.PEDRO else 4, variant=variant, target=7)  # pedro: 3 pairs
-    specs: tuple[str, ...] = ("random", "heuristic", "search@budget_ms=none,playouts=24")
-    if rules.teams is None:
-        specs = (*specs, "random")
+    specs: tuple[str, ...] = ("random", "heuristic", "search@budget_ms=none,playouts=24",
+                              "expert@budget_ms=none,playouts=24,solves=2")
+    if rules.teams is not None:
+        specs = specs[1:]
     result = play_match(MatchPlan(specs, rules, 3, seed=5))
     assert result.games == 3
     assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)

@@ -41,6 +41,9 @@ def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
         (("random", "heuristic", "random"), Rules(players=3, min_bid=2, forced_dealer_bid=False, target=7)),
         (("search@budget_ms=None,playouts=24", "heuristic"), Rules(players=2, min_bid=2, dealer_steal=True,
                                                                     low=LowRule.CAPTURED, target=7)),
+        (("expert@budget_ms=None,playouts=24,solves=4", "search@budget_ms=None,playouts=24"),
+         Rules(players=2, target=7)),
+        (("expert@budget_ms=None,playouts=24,solves=2", "heuristic"), Rules(players=4, teams=2, target=7)),
     ],
 )
 def test_offline_and_via_server_records_are_identical(specs: tuple[str, ...], rules: Rules) -> None:

@@ -97,6 +97,16 @@ def bids_to_explain(view: View) -> list[tuple[int, int]]:
     return out
 
 
+def decision_deadline(start: float, budget_ms: float | None, view: View) -> float | None:
+    """When a decision begun at ``start`` (``time.perf_counter``) must stop: after ``budget_ms``
+    and after :data:`CLOCK_SHARE` of the table's ``view.time_left``, whichever comes first;
+    None when neither limits it."""
+    seconds = [budget_ms / 1000] if budget_ms is not None else []
+    if view.time_left is not None:
+        seconds.append(view.time_left * CLOCK_SHARE)
+    return start + min(seconds) if seconds else None
+
+
 class Sampler:
     """Deals the cards a seat cannot see to the other seats at random, within what the seat knows.
 
@@ -263,10 +273,7 @@ class SearchBot(Bot):
         legal = [a.code for a in view.legal]
         if len(legal) == 1:
             return view.legal[0]
-        seconds = [self.budget_ms / 1000] if self.budget_ms is not None else []
-        if view.time_left is not None:
-            seconds.append(view.time_left * CLOCK_SHARE)
-        deadline = start + min(seconds) if seconds else None
+        deadline = decision_deadline(start, self.budget_ms, view)
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         sampler = Sampler(view, self.infer_bids)

@@ -1,0 +1,119 @@
+"""``expert``: the search bot's determinized Monte Carlo, with the hand's last tricks solved exactly.
+
+Bids and the early tricks are searched as :class:`setback.bots.search.SearchBot` searches
+them (samples of the hidden cards that keep the voids shown and explain the bids made, each
+action played out with the tactics' rollouts), but with a fixed count per decision, so a
+seed always gives the same game: ``playouts`` rollouts in all (by default
+:data:`PLAYOUTS_PER_TABLE` shared by the table's seats, about 40 ms of the fast core heads up),
+with ``budget_ms`` and the table's clock (:data:`setback.bots.search.CLOCK_SHARE` of
+``view.time_left``) only as caps. Once every seat holds at most :func:`endgame_cards`
+cards, each of ``solves`` samples is played out exactly instead (:mod:`setback.bots.endgame`):
+every seat plays the card best for its side, so the end of a hand is no longer left to the
+tactics' guesses.
+
+``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
+play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
+search bot does (by the wall clock, ``budget_ms``) and plays as the expert.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from setback.bots.endgame import cards_left, value_after
+from setback.bots.search import Sampler, SearchBot, decision_deadline
+from setback.engine import ACTIONS, Action, Phase, View, state_from_view
+
+PLAYOUTS_PER_TABLE = 1800
+"""Rollouts per decision at a table, shared by its seats: 900 heads up, 450 at four."""
+SOLVES = 32
+"""Samples solved exactly per decision once the hand is in its last tricks."""
+HALVES = ("expert", "search")
+"""Whose bidding or card play an expert may use."""
+
+
+def endgame_cards(players: int) -> int:
+    """The cards left in each hand from which the rest of the hand is solved exactly: three
+    heads up (36 lines a sample at most), two at bigger tables."""
+    return 3 if players == 2 else 2
+
+
+class ExpertBot(SearchBot):
+    """The search bot with a fixed count per decision and exact endgames (see the module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_ms: float | None = 50.0,
+        playouts: int | None = None,
+        solves: int = SOLVES,
+        bid_by: str = "expert",
+        play_by: str = "expert",
+        infer_bids: bool = True,
+        club: bool = True,
+    ) -> None:
+        for half, by in (("bid_by", bid_by), ("play_by", play_by)):
+            if by not in HALVES:
+                raise ValueError(f"{half} must be one of {', '.join(HALVES)}, not {by!r}")
+        if solves < 1:
+            raise ValueError(f"solves must be at least 1, not {solves}")
+        super().__init__(seed, budget_ms, playouts or PLAYOUTS_PER_TABLE, infer_bids, club)
+        self.fixed = playouts
+        self.solves = solves
+        self.bid_by = bid_by
+        self.play_by = play_by
+
+    @classmethod
+    def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
+        """Only a half played as ``search`` is (by ``budget_ms``): the expert's own decisions are
+        counted, the clock only a cap."""
+        timed = options.get("budget_ms", 50.0) is not None
+        return timed and "search" in (options.get("bid_by", "expert"), options.get("play_by", "expert"))
+
+    def bid(self, view: View) -> Action:
+        return self._by_search(view) if self.bid_by == "search" else self._expert(view)
+
+    def play(self, view: View) -> Action:
+        return self._by_search(view) if self.play_by == "search" else self._expert(view)
+
+    def _by_search(self, view: View) -> Action:
+        """The search bot's decision: by the wall clock of ``budget_ms``, as ``search`` is run."""
+        self.playouts = None if self.budget_ms is not None else self._count(view)
+        return self.search(view)
+
+    def _count(self, view: View) -> int:
+        """The rollouts of one decision: ``playouts`` if given, else the table's share."""
+        return self.fixed or PLAYOUTS_PER_TABLE // view.rules.players
+
+    def _expert(self, view: View) -> Action:
+        self.playouts = self._count(view)
+        if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
+            max(view.hand_sizes) <= endgame_cards(view.rules.players)
+        ):
+            return self._solve(view)
+        return self.search(view)
+
+    def _solve(self, view: View) -> Action:
+        """The legal card whose exact play-out scored best on average over ``solves`` samples."""
+        start = time.perf_counter()
+        deadline = decision_deadline(start, self.budget_ms, view)
+        assert view.seat is not None
+        side = view.rules.side_of(view.seat)
+        legal = [a.code for a in view.legal]
+        sampler = Sampler(view, self.infer_bids)
+        before = list(view.scores)
+        totals = [0.0] * len(legal)
+        for _ in range(self.solves):
+            root = state_from_view(view, sampler.deal(self.rng))
+            assert cards_left(root) <= endgame_cards(view.rules.players)
+            for i, code in enumerate(legal):
+                state = root.clone(self.rng)
+                state.apply_action(code)
+                totals[i] += value_after(state, root.hand_number, before)[side]
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        return ACTIONS[legal[best]]

@@ -1,0 +1,96 @@
+"""The expert bot: its choice depends only on what its seat sees, it is repeatable, it keeps to
+the table's clock, its endgames are solved, and its halves can be swapped for search's."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+from deals import act, cards, deal
+
+from setback.bots import ExpertBot, bot_factory
+from setback.bots.endgame import solve, value_after
+from setback.bots.expert import endgame_cards
+from setback.engine import Action, Game, Phase, Rules, View, mask_of, state_from_view
+
+SEAT_0 = "AS KS 10S 5S 2H 8C"
+"""Heads up, the eldest's hand: it bids, pitches the ace of spades and wins the first tricks."""
+SEAT_1 = ("2C 5D 7H 9S 3D 4D", "JC QD 7H 9S 3D JH")
+"""Two hands for the dealer that share the cards it plays (9S 7H 3D) and differ in the rest."""
+
+
+def ask(bot: ExpertBot, view: View) -> Action:
+    return bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view)
+
+
+def eldest_views(dealer_hand: str) -> list[View]:
+    """The eldest's views at its bid, its pitch and its lead with three cards left, the dealer
+    holding ``dealer_hand``."""
+    game = deal(Rules(players=2), 1, SEAT_0, dealer_hand)
+    views = [game.view(0)]
+    act(game, "bid 2", "pass")
+    views.append(game.view(0))
+    act(game, "AS", "9S", "KS", "7H", "10S", "3D")
+    views.append(game.view(0))
+    return views
+
+
+def test_the_expert_sees_only_what_its_seat_sees() -> None:
+    """Two deals that differ only in cards the eldest cannot see give it equal views, and the
+    expert (bidding, pitching and solving an endgame) decides the same at each."""
+    first, second = (eldest_views(hand) for hand in SEAT_1)
+    assert first == second
+    assert max(first[-1].hand_sizes) <= endgame_cards(2)
+    for a, b in zip(first, second, strict=True):
+        assert ask(ExpertBot(3, budget_ms=None, playouts=60, solves=6), a) == ask(
+            ExpertBot(3, budget_ms=None, playouts=60, solves=6), b)
+
+
+def test_the_expert_is_repeatable_for_a_seed() -> None:
+    """Counted by playouts and solves, the expert makes the same choices every time."""
+    game = Game(Rules(players=4, teams=2), 21)
+    choices: list[list[Action]] = [[], []]
+    while not game.is_over and len(choices[0]) < 30:
+        view = game.view(game.to_act)
+        for out in choices:
+            out.append(ask(ExpertBot(5, budget_ms=None, playouts=40, solves=3), view))
+        game.apply(choices[0][-1])
+    assert choices[0] == choices[1]
+
+
+def test_the_expert_stops_at_the_tables_clock() -> None:
+    """A view with little time left cuts the expert short of its count (in CPU time, as for search)."""
+    game = Game(Rules(players=3), 9)
+    view = game.view(game.to_act)
+    start = time.thread_time()
+    ExpertBot(1, budget_ms=5000, playouts=10**7).bid(replace(view, time_left=0.02))
+    assert time.thread_time() - start < 0.5
+
+
+def test_an_endgame_is_solved_to_the_best_card() -> None:
+    """With every card known, the eldest's three cards left are solved: its value is the best
+    of its cards' (each followed by perfect play), and a solve leaves the position untouched."""
+    view = eldest_views(SEAT_1[0])[-1]
+    state = state_from_view(view, [mask_of(view.hand), mask_of(cards("2C 5D 4D"))])
+    before = list(view.scores)
+    hands = state.hands[:]
+    best = solve(state, before)[0]
+    assert state.hands == hands and state.to_act == 0
+    values = []
+    for code in state.legal_actions():
+        child = state.clone(state.rng)
+        child.apply_action(code)
+        values.append(value_after(child, state.hand_number, before)[0])
+    assert best == max(values)
+
+
+def test_the_halves_can_be_swapped_for_searchs() -> None:
+    """``expert@bid_by=search`` and ``expert@play_by=search`` are read from a SPEC; anything
+    but expert or search is refused."""
+    bot = bot_factory("expert@bid_by=search,play_by=expert")(0)
+    assert isinstance(bot, ExpertBot) and bot.bid_by == "search" and bot.play_by == "expert"
+    with pytest.raises(ValueError, match="bid_by"):
+        ExpertBot(0, bid_by="heuristic")
+    assert ExpertBot.plays_by_the_clock({"play_by": "search"})
+    assert not ExpertBot.plays_by_the_clock({})
