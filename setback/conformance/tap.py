@@ -167,6 +167,7 @@ class Tap:
             pipe.cut()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=5)
+        await asyncio.sleep(0)  # an aborted transport closes its socket on the loop's next turn
 
     def note(
         self, sender: Sender, connection: int, message: dict[str, Any] | None, line: str, to_server: bool = False,
@@ -193,20 +194,22 @@ class Tap:
         return True
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.down:
-            writer.transport.abort()
-            return
-        try:
-            server = await asyncio.open_connection("127.0.0.1", self.upstream, limit=MAX_SERVER_LINE_BYTES + 1)
-        except OSError:
-            writer.transport.abort()
-            return
-        pipe = Pipe(self, next(self._numbers), (reader, writer), server)
-        self.pipes.append(pipe)
         task = asyncio.current_task()
-        if task is not None:
+        if task is not None:  # from the start: a stop while it dials the server waits for it too
             self._tasks.add(task)
         try:
+            if self.down:
+                writer.transport.abort()
+                return
+            try:
+                server = await asyncio.open_connection("127.0.0.1", self.upstream, limit=MAX_SERVER_LINE_BYTES + 1)
+            except OSError:
+                writer.transport.abort()
+                return
+            pipe = Pipe(self, next(self._numbers), (reader, writer), server)
+            self.pipes.append(pipe)
+            if self._server is None or not self._server.is_serving():  # stopped while it dialled: missed by its cut
+                pipe.cut()
             await pipe.run()
         finally:
             if task is not None:
