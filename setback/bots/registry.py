@@ -30,10 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.base import Bot, BotFailedError, RandomBot
+from setback.bots.beginner import BeginnerBot
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.search import SearchBot
 
-BUILTIN: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+BUILTIN: dict[str, type[Bot]] = {
+    "random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot, "beginner": BeginnerBot,
+}
 """The built-in bots by name."""
 
 EXTERNAL = "cmd:"
