@@ -383,8 +383,60 @@ def test_the_command_line_plans_a_game_against_bots() -> None:
     assert options.rules.teams == 2
 
 
+def test_the_command_line_chooses_the_bots_level() -> None:
+    """--level seats bots of that level at the --bots table (none: the client's preferred, casual)."""
+    args = parse("--bots", "2", "--level", "strong")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.bot == "strong" and plan.bots == 2
+    args = parse("--bots", "2")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.bot is None
+    with pytest.raises(SystemExit):
+        parse("--bots", "2", "--level", "grandmaster")
+
+
+async def test_play_level_seats_bots_named_by_their_level() -> None:
+    """A quick game of --level beginner: the table screen and the lobby's line name each bot seat
+    after its level, so everyone sees how well it plays."""
+    plan = QuickGame(rules=WireRules(players=3), bots=2, bot="beginner")
+    async with running_server() as server:
+        app = client(server.port, plan)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "beginner-0" in text and "beginner-1" in text
+            detail = table_detail(app.state.table_info).plain
+            assert "1: beginner-0 (bot)" in detail and "2: beginner-1 (bot)" in detail
+
+
+async def test_the_new_table_dialog_chooses_the_bots_level() -> None:
+    """The Level field offers the server's levels, weakest first, casual chosen; the bots seated
+    are of the level chosen, named after it."""
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            level = dialog.query_one("#level", Select)
+            assert level.value == "casual"
+            offered = [str(option) for option in dialog.levels]
+            assert offered[:4] == ["beginner", "casual", "strong", "expert"]
+            dialog.query_one("#players", Select).value = 2
+            await pilot.pause()
+            dialog.query_one("#bots", Select).value = 1
+            level.value = "strong"
+            await pilot.pause()
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            info = app.state.table_info
+            assert info is not None and [s.name for s in info.seats if s.kind == "builtin"] == ["strong-0"]
+            await pilot.pause()
+            assert "strong-0" in screen_text(app)
+
+
 def test_the_command_line_refuses_what_does_not_fit() -> None:
     for argv, words in (
+        (("--level", "strong"), "--level"),
         (("--bots", "4", "--players", "4"), "--bots is 1 to 3"),
         (("--bots", "1", "--teams", "3"), "teams=3"),
         (("--name", "x" * 41), "--name"),

@@ -70,7 +70,7 @@ from setback.telling.story import Line, event_lines, hand_so_far, hands_so_far, 
 LOG_LENGTH = 500
 """Log lines kept; older ones scroll away."""
 
-PREFERRED_BOTS = ("heuristic", "random")
+PREFERRED_BOTS = ("casual", "heuristic", "random")
 """Built-in bots a quick game seats, the first the server offers."""
 
 
@@ -115,7 +115,7 @@ class QuickGame:
     seed: int | None = None
     name: str | None = None
     bot: str | None = None
-    """The built-in bot to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
+    """The level (or built-in bot) to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
     bot_pace: float | None = None
     """How long its bots wait before each move (None: the server's pace)."""
 

@@ -22,6 +22,7 @@ import urllib.parse
 import msgspec
 
 from setback import logs, places
+from setback.bots.levels import DEFAULT_LEVEL, LEVELS
 from setback.client.options import PlayOptions
 from setback.client.state import QuickGame
 from setback.commands.common import (
@@ -57,6 +58,10 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", type=whole_number("N", 1, MAX_PLAYERS - 1), default=0, metavar="N",
         help="start a game against N built-in bots at once (on a server of your own unless HOST is given)",
+    )
+    parser.add_argument(
+        "--level", choices=list(LEVELS), metavar="LEVEL",
+        help=f"how well the --bots table's bots play: {', '.join(LEVELS)} (default: {DEFAULT_LEVEL})",
     )
     parser.add_argument(
         "--clock", type=float, default=0, metavar="SECONDS",
@@ -96,6 +101,8 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
         raise ValueError("--name is 1 to 40 printable characters")
     if args.bots and not 1 <= args.bots < rules.players:
         raise ValueError(f"--bots is 1 to {rules.players - 1} at a table of {rules.players} players")
+    if args.level is not None and not args.bots:
+        raise ValueError("--level is for the table --bots creates: add --bots N")
     if args.clock < 0 or args.clock > 3600:
         raise ValueError("--clock is 0 (none) to 3600 seconds")
     clock = args.clock or None
@@ -106,7 +113,7 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     if args.bots:
         plan = QuickGame(
             rules=wire, bots=args.bots, clock=Clock(decision_seconds=clock), seed=args.seed,
-            name=args.table_name or f"{name}'s table", bot_pace=args.bot_pace,
+            name=args.table_name or f"{name}'s table", bot_pace=args.bot_pace, bot=args.level,
         )
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):
@@ -158,6 +165,8 @@ def quick_game_url(page: str, name: str, plan: QuickGame) -> str:
         wanted["clock"] = f"{plan.clock.decision_seconds:g}"
     if plan.name:
         wanted["table"] = plan.name
+    if plan.bot:
+        wanted["level"] = plan.bot
     return f"{page}#{urllib.parse.urlencode(wanted, quote_via=urllib.parse.quote)}"
 
 
