@@ -232,3 +232,34 @@ def test_search_plays_out_under_the_tables_club_options() -> None:
     assert sampled.rules == rules
     assert Rollout(sampled).action(sampled) == PASS_CODE + 2
     assert Rollout(sampled, club=False).action(sampled) == PASS_CODE
+
+
+PARTNER_HANDS = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C", "QH JH 9H 6C 7C 9C")
+"""Seats 1-3 of a partnership table dealt by seat 3: seat 2 is the bot, partner of seat 0's person."""
+PERSON_HANDS = ("3C 4C 6D 8D JD QD", "3C 4C KH AH 4H 5H")
+"""Two hands the person at seat 0 might hold."""
+
+
+@pytest.mark.parametrize("spec", ["beginner", "heuristic", "search@budget_ms=None,playouts=40", "random"])
+def test_a_bot_partners_choices_do_not_depend_on_the_persons_hidden_cards(spec: str) -> None:
+    """Whatever the person beside it holds, a built-in bot partner bids, pitches and leads the
+    same: it is given only its seat's view, which is the same in both deals."""
+    choices = []
+    for person in PERSON_HANDS:
+        game = deal(Rules(players=4, teams=2), 3, person, *PARTNER_HANDS)
+        seen = []
+        for moves in (("pass", "pass"), ("bid 2", "pass"), ("AS", "6C", "3C", "9S")):
+            act(game, *moves)
+            assert game.to_act == 2
+            seen.append((game.view(2), ask_spec(spec, game.view(2))))
+        choices.append(seen)
+    first, second = choices
+    assert [view for view, _ in first] == [view for view, _ in second]
+    assert [choice for _, choice in first] == [choice for _, choice in second]
+
+
+def ask_spec(spec: str, view: View) -> Action:
+    bot = bot_factory(spec)(11)
+    answer = bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view)
+    assert isinstance(answer, Action)
+    return answer
