@@ -919,11 +919,13 @@ async def test_the_dialogs_level_seats_bots_named_by_it_for_the_table_and_the_lo
 
 
 async def test_a_links_level_seats_its_bots(browser: Any, shots: Path) -> None:
-    """``setback play --bots 2 --level beginner --web``: the link's level seats the bots it names."""
-    fragment = urllib.parse.urlencode({"name": "ann", "bots": "2", "rules": '{"players":3}', "level": "beginner"})
+    """``setback play --bots 2 --level beginner,strong --web``: the link's levels seat the bots
+    they name, one a seat."""
+    wanted = {"name": "ann", "bots": "2", "rules": '{"players":3}', "level": "beginner,strong"}
+    fragment = urllib.parse.urlencode(wanted)
     async with serving() as server, guest(browser, f"{page_url(server)}#{fragment}", PHONE) as ann:
         await ann.page.locator("#table").wait_for()
         made = next(f for f in ann.frames if f.get("type") == "table")["table"]
-        assert [s["name"] for s in made["seats"] if s["kind"] == "builtin"] == ["beginner-0", "beginner-1"]
-        await ann.page.locator("#table", has_text="beginner-1").wait_for()
+        assert [s["name"] for s in made["seats"] if s["kind"] == "builtin"] == ["beginner-0", "strong-1"]
+        await ann.page.locator("#table", has_text="strong-1").wait_for()
         await ann.screenshot(shots / "levels-table-360x640.png")

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Sequence
 
 import pytest
+from test_client_state import welcome
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.select import InvalidSelectValueError
@@ -23,14 +24,14 @@ from setback.client.dialogs import TARGET_DEFAULT, VARIANT_CHOICES, CreateTableD
 from setback.client.discover import FoundServer
 from setback.client.panels import table_detail
 from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
-from setback.client.state import Link, QuickGame
+from setback.client.state import ClientState, Link, QuickGame
 from setback.commands.common import rules_from
 from setback.commands.embedded import embedded_config
 from setback.commands.play import play, play_options, players_default
 from setback.engine import Variant
 from setback.link.server_link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
-from setback.protocol.messages import Ready, WireRules
+from setback.protocol.messages import CreateTable, Ready, WireRules
 from setback.server.advertise import Advertisement
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -393,6 +394,15 @@ def test_the_command_line_chooses_the_bots_level() -> None:
     assert plan is not None and plan.bot is None
     with pytest.raises(SystemExit):
         parse("--bots", "2", "--level", "grandmaster")
+    args = parse("--bots", "3", "--level", "beginner,strong,expert")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.levels == ("beginner", "strong", "expert")
+    state = ClientState(name="ann", plan=plan)
+    create = state.receive(welcome(["beginner", "casual", "strong", "expert"]))[1]
+    assert isinstance(create, CreateTable) and create.bots == ["beginner", "strong", "expert"]
+    args = parse("--bots", "3", "--level", "beginner,strong")
+    with pytest.raises(ValueError, match="one for each of the 3 bots"):
+        play_options(args, rules_from(args, players_default(args)))
 
 
 async def test_play_level_seats_bots_named_by_their_level() -> None:

@@ -43,7 +43,7 @@ function quickPlan(fragment) {
   rules = { players: bots + 1, ...rules };
   const seconds = Number(fragment.get("clock"));
   return {
-    bots, rules, name: fragment.get("table") || undefined, bot: fragment.get("level") || undefined,
+    bots, rules, name: fragment.get("table") || undefined, levels: (fragment.get("level") || "").split(",").filter(Boolean),
     clock: { decision_seconds: seconds > 0 ? seconds : null },
   };
 }
