@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from setback.bots.base import Bot
 from setback.bots.heuristic import partners_of
-from setback.bots.tactics import PIPS, TRUMPS, Trumps, choose_bid, pitchable, strength
+from setback.bots.tactics import PIPS, TRUMPS, Trumps, choose_bid, pitchable, strength, top_trump
 from setback.engine import ACTIONS, Action, BidMade, View, mask_of
 from setback.engine.variants import VARIANTS
 
@@ -22,7 +22,7 @@ def longest_suit(hand: int, variant_trumps: tuple[Trumps, ...]) -> int:
     def weight(suit: int) -> tuple[int, int]:
         t = variant_trumps[suit]
         mine = hand & t.members
-        return mine.bit_count(), max((t.place[c] for c in range(len(t.place)) if mine >> c & 1), default=0)
+        return mine.bit_count(), t.place[top_trump(mine, t)] if mine else 0
     return max((s for s in range(4) if pitchable(hand, s)), key=weight)
 
 
