@@ -5,11 +5,13 @@ and at their own speed everywhere else. The tables run on a clock the test moves
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, ClassVar
 
 from clocks import ManualClock, TimedClient
 from wire import running_server
 
+from setback.bots import BUILTIN, Bot
+from setback.engine import Action, View
 from setback.server.app import Server
 
 PACE = 0.3
@@ -19,11 +21,12 @@ SLACK = 0.9
 
 async def seated(
     server: Server, time: ManualClock, kind: str, bot_pace: float, clock: dict[str, Any] | None = None,
+    bot: str = "random",
 ) -> TimedClient:
-    """A ``kind`` connection at seat 3 of a four-seat table after three ``random`` bots."""
+    """A ``kind`` connection at seat 3 of a four-seat table after three ``bot`` bots."""
     player = await TimedClient.on(server, time)
     await player.hello("ann", kind=kind)
-    await player.send(type="create_table", id=1, rules={"players": 4}, seed=7, bots=["random"] * 3,
+    await player.send(type="create_table", id=1, rules={"players": 4}, seed=7, bots=[bot] * 3,
                       clock=clock or {"decision_seconds": None}, bot_pace=bot_pace)
     table = (await player.expect("table", id=1))["table"]["table"]
     await player.send(type="join", id=2, table=table, ready=True)
@@ -114,3 +117,28 @@ async def test_a_persons_clock_does_not_run_while_the_bots_pause() -> None:
                 await player.send(type="act", request=message["request"], action=message["view"]["legal"][0])
                 decisions += 1
         await player.close()
+
+
+class ClockReader(Bot):
+    """Plays its first legal action and notes each decision's clock (``view.time_left``)."""
+
+    clocks: ClassVar[list[float | None]] = []
+
+    def bid(self, view: View) -> Action:
+        ClockReader.clocks.append(view.time_left)
+        return view.legal[0]
+
+    play = bid
+
+
+async def test_a_bot_at_a_persons_table_searches_no_longer_than_the_pace(monkeypatch: Any) -> None:
+    """Where a person sits, a built-in bot's decision is given the table's pace as its clock (a
+    search keeps within it), so the person never waits longer than the pace for its thinking."""
+    monkeypatch.setitem(BUILTIN, "clock-reader", ClockReader)
+    monkeypatch.setattr(ClockReader, "clocks", [])
+    async with running_server(time := ManualClock()) as server:
+        player = await seated(server, time, "human", PACE, bot="clock-reader")
+        await bot_moves(player, 8)
+        await player.close()
+    assert len(ClockReader.clocks) >= 6
+    assert all(t is not None and 0 < t <= PACE for t in ClockReader.clocks)

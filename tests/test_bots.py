@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
 
-from setback.bots import HeuristicBot, SearchBot, bot_factory
+from setback.bots import BeginnerBot, HeuristicBot, SearchBot, bot_factory
 from setback.bots.search import Rollout, Sampler, voids
 from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, Variant, View, mask_of, state_from_view
 from setback.match import MatchPlan, play_match
@@ -29,23 +29,24 @@ def position(rules: Rules, seed: int, play_seed: int, steps: int) -> Game | None
     return None if game.is_over else game
 
 
-def ask(bot: HeuristicBot | SearchBot, view: View) -> Action:
+def ask(bot: BeginnerBot | HeuristicBot | SearchBot, view: View) -> Action:
     return bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view)
 
 
 @quick
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**16),
        steps=st.integers(0, 80))
-def test_heuristic_and_search_always_choose_a_legal_action(
+def test_heuristic_search_and_beginner_always_choose_a_legal_action(
     rules: Rules, seed: int, play_seed: int, steps: int
 ) -> None:
-    """From any reachable position, at any table, both bots answer with one of view.legal."""
+    """From any reachable position, at any table, each bot answers with one of view.legal."""
     game = position(rules, seed, play_seed, steps)
     if game is None:
         return
     view = game.view(game.to_act)
     assert ask(HeuristicBot(seed), view) in view.legal
     assert ask(SearchBot(seed, budget_ms=None, playouts=12), view) in view.legal
+    assert ask(BeginnerBot(seed, mistakes=0.5), view) in view.legal
 
 
 @quick
@@ -157,6 +158,27 @@ def test_heuristic_beats_random_in_most_games() -> None:
     assert result.stats[0].wins >= 24
 
 
+def test_beginner_is_deterministic_for_a_seed() -> None:
+    """Two matches of the beginner from one seed are the same games, move for move; another seed
+    makes other slips."""
+    def moves(seed: int) -> list[object]:
+        out: list[dict[str, object]] = []
+        plan = MatchPlan(("beginner@mistakes=0.5", "beginner"), Rules(players=2), 2, seed=seed)
+        play_match(plan, on_record=out.append)
+        return [r["actions"] for r in out]
+    assert moves(3) == moves(3)
+    assert moves(3) != moves(4)
+
+
+def test_beginner_loses_to_heuristic_and_beats_random() -> None:
+    """A new player's plan beats random play, and its slips lose to heuristic more often than not
+    (seeded duplicate games; the ladder in the README measures it over 400)."""
+    against_heuristic = play_match(MatchPlan(("beginner", "heuristic"), Rules(players=2), 40, seed=9, duplicate=True))
+    assert against_heuristic.stats[0].wins < 20
+    against_random = play_match(MatchPlan(("beginner", "random"), Rules(players=2), 40, seed=9, duplicate=True))
+    assert against_random.stats[0].wins > 20
+
+
 @pytest.mark.soak
 def test_search_beats_heuristic_in_duplicate() -> None:
     """Two players, 200 duplicate games at 20 ms a decision: search wins more than half, surely."""
@@ -178,16 +200,19 @@ def test_search_and_heuristic_finish_games_at_every_table(players: int, teams: i
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_every_builtin_bot_plays_every_variant_to_the_end(variant: Variant) -> None:
-    """random, heuristic, search and expert each play seeded games of every variant to the end, with
-    no error and no illegal action (a match counts both)."""
+    """random, beginner, heuristic, search and expert each play seeded games of every variant to
+    the end, with no error and no illegal action (a match counts both): two matches, the first
+    seats and the last, as many as the table has sides."""
     rules = Rules(players=6 if variant is Variant.PEDRO else 4, variant=variant, target=7)  # pedro: 3 pairs
-    specs: tuple[str, ...] = ("random", "heuristic", "search@budget_ms=none,playouts=24",
-                              "expert@budget_ms=none,playouts=24,solves=2")
+    bots: tuple[str, ...] = ("random", "beginner", "heuristic", "search@budget_ms=none,playouts=24",
+                             "expert@budget_ms=none,playouts=24,solves=2")
     if rules.teams is not None:
-        specs = specs[1:]
-    result = play_match(MatchPlan(specs, rules, 3, seed=5))
-    assert result.games == 3
-    assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)
+        bots = bots[1:]
+    sides = rules.players if rules.teams is None else rules.teams
+    for specs in (bots[:sides], bots[-sides:]):
+        result = play_match(MatchPlan(specs, rules, 3, seed=5))
+        assert result.games == 3
+        assert all(s.deciding.errors == 0 and s.deciding.timeouts == 0 for s in result.stats)
 
 
 STEAL_DEAL = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C")
@@ -212,3 +237,34 @@ def test_search_plays_out_under_the_tables_club_options() -> None:
     assert sampled.rules == rules
     assert Rollout(sampled).action(sampled) == PASS_CODE + 2
     assert Rollout(sampled, club=False).action(sampled) == PASS_CODE
+
+
+PARTNER_HANDS = ("2C 5D 7H 9S 3D 4D", "AS KS 10S 5S 2H 8C", "QH JH 9H 6C 7C 9C")
+"""Seats 1-3 of a partnership table dealt by seat 3: seat 2 is the bot, partner of seat 0's person."""
+PERSON_HANDS = ("3C 4C 6D 8D JD QD", "3C 4C KH AH 4H 5H")
+"""Two hands the person at seat 0 might hold."""
+
+
+@pytest.mark.parametrize("spec", ["beginner", "heuristic", "search@budget_ms=None,playouts=40", "random"])
+def test_a_bot_partners_choices_do_not_depend_on_the_persons_hidden_cards(spec: str) -> None:
+    """Whatever the person beside it holds, a built-in bot partner bids, pitches and leads the
+    same: it is given only its seat's view, which is the same in both deals."""
+    choices = []
+    for person in PERSON_HANDS:
+        game = deal(Rules(players=4, teams=2), 3, person, *PARTNER_HANDS)
+        seen = []
+        for moves in (("pass", "pass"), ("bid 2", "pass"), ("AS", "6C", "3C", "9S")):
+            act(game, *moves)
+            assert game.to_act == 2
+            seen.append((game.view(2), ask_spec(spec, game.view(2))))
+        choices.append(seen)
+    first, second = choices
+    assert [view for view, _ in first] == [view for view, _ in second]
+    assert [choice for _, choice in first] == [choice for _, choice in second]
+
+
+def ask_spec(spec: str, view: View) -> Action:
+    bot = bot_factory(spec)(11)
+    answer = bot.play(view) if view.phase is Phase.PLAYING else bot.bid(view)
+    assert isinstance(answer, Action)
+    return answer

@@ -889,3 +889,46 @@ async def test_a_ten_point_games_evening_card_and_replay_name_its_points(browser
                     assert record["players"][award["seat"]] in text
             assert "Ten-point" in await page.locator("#replay-rules").inner_text()
             await ann.screenshot(shots / "ten-point-replay-points-1280x800.png")
+
+
+async def test_the_dialogs_level_seats_bots_named_by_it_for_the_table_and_the_lobby(browser: Any, shots: Path) -> None:
+    """The new-table dialog's Level offers the server's levels weakest first, casual chosen; the
+    bots of the level chosen are named after it on the table and on another guest's lobby line."""
+    async with serving() as server, guest(browser, page_url(server)) as ann, \
+            guest(browser, page_url(server), PHONE) as bob:
+        page = ann.page
+        await enter(ann, "ann")
+        await enter(bob, "bob")
+        await page.click("#new-table")
+        level = page.locator("#create-form select[name=bot]")
+        offered = await level.evaluate("select => [...select.options].map((o) => o.value)")
+        assert offered[:4] == ["beginner", "casual", "strong", "expert"]
+        assert await level.input_value() == "casual"
+        await page.select_option("#create-form select[name=players]", "3")
+        await page.select_option("#create-form select[name=bots]", "2")
+        await level.select_option("strong")
+        await level.scroll_into_view_if_needed()
+        await ann.screenshot(shots / "levels-dialog-1280x800.png")
+        await page.click("text=Create and sit down")
+        await page.locator("#table").wait_for()
+        seats = next(f for f in ann.frames if f.get("type") == "table")["table"]["seats"]
+        assert [s["name"] for s in seats if s["kind"] == "builtin"] == ["strong-0", "strong-1"]
+        await page.locator("#table", has_text="strong-0").wait_for()
+        await ann.screenshot(shots / "levels-table-1280x800.png")
+        line = bob.page.locator(".seat-line", has_text="strong-1")
+        await line.wait_for()
+        assert "built-in bot" in await line.inner_text()
+        await bob.screenshot(shots / "levels-lobby-360x640.png")
+
+
+async def test_a_links_level_seats_its_bots(browser: Any, shots: Path) -> None:
+    """``setback play --bots 2 --level beginner,strong --web``: the link's levels seat the bots
+    they name, one a seat."""
+    wanted = {"name": "ann", "bots": "2", "rules": '{"players":3}', "level": "beginner,strong"}
+    fragment = urllib.parse.urlencode(wanted)
+    async with serving() as server, guest(browser, f"{page_url(server)}#{fragment}", PHONE) as ann:
+        await ann.page.locator("#table").wait_for()
+        made = next(f for f in ann.frames if f.get("type") == "table")["table"]
+        assert [s["name"] for s in made["seats"] if s["kind"] == "builtin"] == ["beginner-0", "strong-1"]
+        await ann.page.locator("#table", has_text="strong-1").wait_for()
+        await ann.screenshot(shots / "levels-table-360x640.png")

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Sequence
 
 import pytest
+from test_client_state import welcome
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Select, Static
 from textual.widgets.select import InvalidSelectValueError
@@ -23,14 +24,14 @@ from setback.client.dialogs import TARGET_DEFAULT, VARIANT_CHOICES, CreateTableD
 from setback.client.discover import FoundServer
 from setback.client.panels import table_detail
 from setback.client.screens import DiscoverScreen, LobbyScreen, Log, TableScreen
-from setback.client.state import Link, QuickGame
+from setback.client.state import ClientState, Link, QuickGame
 from setback.commands.common import rules_from
 from setback.commands.embedded import embedded_config
 from setback.commands.play import play, play_options, players_default
 from setback.engine import Variant
 from setback.link.server_link import Address
 from setback.protocol import DEFAULT_PORT, PROTOCOL_VERSION
-from setback.protocol.messages import Ready, WireRules
+from setback.protocol.messages import CreateTable, Ready, WireRules
 from setback.server.advertise import Advertisement
 from setback.server.app import Server
 from setback.server.config import ServerConfig
@@ -383,8 +384,69 @@ def test_the_command_line_plans_a_game_against_bots() -> None:
     assert options.rules.teams == 2
 
 
+def test_the_command_line_chooses_the_bots_level() -> None:
+    """--level seats bots of that level at the --bots table (none: the client's preferred, casual)."""
+    args = parse("--bots", "2", "--level", "strong")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.bot == "strong" and plan.bots == 2
+    args = parse("--bots", "2")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.bot is None
+    with pytest.raises(SystemExit):
+        parse("--bots", "2", "--level", "grandmaster")
+    args = parse("--bots", "3", "--level", "beginner,strong,expert")
+    plan = play_options(args, rules_from(args, players_default(args))).plan
+    assert plan is not None and plan.levels == ("beginner", "strong", "expert")
+    state = ClientState(name="ann", plan=plan)
+    create = state.receive(welcome(["beginner", "casual", "strong", "expert"]))[1]
+    assert isinstance(create, CreateTable) and create.bots == ["beginner", "strong", "expert"]
+    args = parse("--bots", "3", "--level", "beginner,strong")
+    with pytest.raises(ValueError, match="one for each of the 3 bots"):
+        play_options(args, rules_from(args, players_default(args)))
+
+
+async def test_play_level_seats_bots_named_by_their_level() -> None:
+    """A quick game of --level beginner: the table screen and the lobby's line name each bot seat
+    after its level, so everyone sees how well it plays."""
+    plan = QuickGame(rules=WireRules(players=3), bots=2, bot="beginner")
+    async with running_server() as server:
+        app = client(server.port, plan)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "beginner-0" in text and "beginner-1" in text
+            detail = table_detail(app.state.table_info).plain
+            assert "1: beginner-0 (bot)" in detail and "2: beginner-1 (bot)" in detail
+
+
+async def test_the_new_table_dialog_chooses_the_bots_level() -> None:
+    """The Level field offers the server's levels, weakest first, casual chosen; the bots seated
+    are of the level chosen, named after it."""
+    async with running_server() as server:
+        app = client(server.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = await new_table_dialog(pilot, app)
+            level = dialog.query_one("#level", Select)
+            assert level.value == "casual"
+            offered = [str(option) for option in dialog.levels]
+            assert offered[:4] == ["beginner", "casual", "strong", "expert"]
+            dialog.query_one("#players", Select).value = 2
+            await pilot.pause()
+            dialog.query_one("#bots", Select).value = 1
+            level.value = "strong"
+            await pilot.pause()
+            await pilot.click("#create_button")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.game is not None, "the game")
+            info = app.state.table_info
+            assert info is not None and [s.name for s in info.seats if s.kind == "builtin"] == ["strong-0"]
+            await pilot.pause()
+            assert "strong-0" in screen_text(app)
+
+
 def test_the_command_line_refuses_what_does_not_fit() -> None:
     for argv, words in (
+        (("--level", "strong"), "--level"),
         (("--bots", "4", "--players", "4"), "--bots is 1 to 3"),
         (("--bots", "1", "--teams", "3"), "teams=3"),
         (("--name", "x" * 41), "--name"),

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from setback.bots.levels import LEVELS
 from setback.cli import main
 from setback.engine import Rules
 from setback.match.tournament import TournamentPlan, bradley_terry
@@ -150,3 +151,15 @@ def test_bradley_terry_finds_the_elo_of_a_score() -> None:
     assert a == pytest.approx(-b)
     assert bar_a == pytest.approx(bar_b)
     assert bar_a == pytest.approx(1.96 * 400 / math.log(10) / math.sqrt(10000 * 0.75 * 0.25) / 2, rel=0.01)
+
+
+def test_levels_plays_the_ladder_of_the_levels_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """--levels is the levels' bots, weakest first, each against each (and any BOT named after);
+    with no bot at all the tournament is refused."""
+    data = tournament(capsys, "--levels", "random", "--games-per-pairing", "1", "--seed", "2")
+    specs = {row["spec"] for row in data["standings"]}
+    assert specs == {*LEVELS.values(), "random"}
+    assert data["games"] == 10
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", *FAST])
+    assert exit_.value.code != 0

@@ -39,6 +39,8 @@ def records(plan: MatchPlan, via_server: bool) -> list[dict[str, Any]]:
         (("heuristic", "random"), Rules(players=2, min_bid=2, dealer_steal=True, low=LowRule.CAPTURED, smudge=True)),
         (("heuristic", "random"), Rules(players=4, teams=2, dealer_steal=True, low=LowRule.CAPTURED, no_junk=True)),
         (("random", "heuristic", "random"), Rules(players=3, min_bid=2, forced_dealer_bid=False, target=7)),
+        (("beginner", "heuristic"), Rules(players=4, teams=2, smudge=True)),
+        (("beginner@mistakes=0.5", "random", "heuristic"), Rules(players=3, target=7)),
         (("search@budget_ms=None,playouts=24", "heuristic"), Rules(players=2, min_bid=2, dealer_steal=True,
                                                                     low=LowRule.CAPTURED, target=7)),
         (("expert@budget_ms=None,playouts=24,solves=4", "search@budget_ms=None,playouts=24"),

@@ -338,7 +338,8 @@ def test_serve_prints_the_address_and_a_qr_code_of_it(capsys: pytest.CaptureFixt
 def test_play_web_puts_the_table_to_make_in_the_address() -> None:
     """``setback play --bots 3 --web``: the page reads its table from the fragment (never a
     seed: ``--seed`` with ``--web`` is refused, saying why)."""
-    args = build_parser().parse_args(["play", "--bots", "3", "--web", "--name", "ann & <b>", "--clock", "30"])
+    args = build_parser().parse_args(["play", "--bots", "3", "--web", "--name", "ann & <b>", "--clock", "30",
+                                      "--level", "beginner,strong,beginner"])
     options = play_options(args, rules_from(args, players_default(args)))
     assert options.plan is not None
     url = quick_game_url("http://127.0.0.1:5000/", options.name, options.plan)
@@ -346,6 +347,7 @@ def test_play_web_puts_the_table_to_make_in_the_address() -> None:
     wanted: dict[str, Any] = dict(urllib.parse.parse_qsl(fragment))
     assert page == "http://127.0.0.1:5000/"
     assert wanted["name"] == "ann & <b>" and wanted["bots"] == "3" and wanted["clock"] == "30"
+    assert wanted["level"] == "beginner,strong,beginner"
     assert json.loads(wanted["rules"])["players"] == 4
     for elsewhere in (["play", "127.0.0.1:7411", "--web"], ["play", "--web"]):
         with pytest.raises(ValueError, match="--web plays a game on this computer"):

@@ -6,6 +6,7 @@ Matches between bots are played by :mod:`setback.match`.
 """
 
 from setback.bots.base import Bot, Decision, GameStart, Notice, RandomBot
+from setback.bots.beginner import BeginnerBot
 from setback.bots.expert import ExpertBot
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.registry import BUILTIN, bot_factory, bot_name, load_bot_class
@@ -13,6 +14,6 @@ from setback.bots.search import SearchBot
 from setback.bots.seat import BotSeat, DecisionStats, Limits, fallback
 
 __all__ = [
-    "BUILTIN", "Bot", "BotSeat", "Decision", "DecisionStats", "ExpertBot", "GameStart", "HeuristicBot", "Limits",
-    "Notice", "RandomBot", "SearchBot", "bot_factory", "bot_name", "fallback", "load_bot_class",
+    "BUILTIN", "BeginnerBot", "Bot", "BotSeat", "Decision", "DecisionStats", "ExpertBot", "GameStart", "HeuristicBot",
+    "Limits", "Notice", "RandomBot", "SearchBot", "bot_factory", "bot_name", "fallback", "load_bot_class",
 ]

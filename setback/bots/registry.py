@@ -30,12 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from setback.bots.base import Bot, BotFailedError, RandomBot
+from setback.bots.beginner import BeginnerBot
 from setback.bots.expert import ExpertBot
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.search import SearchBot
 
 BUILTIN: dict[str, type[Bot]] = {
-    "random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot, "expert": ExpertBot,
+    "random": RandomBot, "beginner": BeginnerBot, "heuristic": HeuristicBot, "search": SearchBot,
+    "expert": ExpertBot,
 }
 """The built-in bots by name."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -219,12 +220,14 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, rules: WireRules, clock: float | None, bot: str) -> None:
+    def __init__(self, rules: WireRules, clock: float | None, bot: str, levels: Sequence[str] = ()) -> None:
         super().__init__()
         self.rules = rules
         self.clock = clock
+        self.levels = list(dict.fromkeys([*levels, bot]))
+        """The levels (and built-in bots) the server seats, offered in the Level field."""
         self.bot = bot
-        """The built-in bot to seat."""
+        """The level chosen at first."""
 
     def compose(self) -> ComposeResult:
         rules = self.rules
@@ -257,6 +260,9 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
                              allow_blank=False, id="clock", compact=True)
                 yield Label("Bots")
                 yield Select(bot_choices(rules.players), value=0, allow_blank=False, id="bots", compact=True)
+                yield Label("Level")
+                yield Select([(name, name) for name in self.levels], value=self.bot, allow_blank=False, id="level",
+                             compact=True)
                 yield Label("Min bid")
                 yield Select([(str(b), b) for b in MIN_BIDS], value=club.min_bid, allow_blank=False, id="min_bid",
                              compact=True)
@@ -357,7 +363,7 @@ class CreateTableDialog(ModalScreen[CreateTable | None]):
         name = self.query_one("#name", Input).value.strip() or None
         clock = Clock(decision_seconds=CLOCKS[self._value("clock")][1])
         self.dismiss(CreateTable(
-            name=name, rules=rules, clock=clock, bots=[self.bot] * bots,
+            name=name, rules=rules, clock=clock, bots=[str(self.query_one("#level", Select).value)] * bots,
             rated=self.query_one("#rated", Checkbox).value, private=self.query_one("#private", Checkbox).value,
             spectate=bots == rules.players,  # bots in every seat: watch them from the first deal
         ))

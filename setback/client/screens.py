@@ -362,7 +362,7 @@ class LobbyScreen(ClientScreen):
 
     def action_new(self) -> None:
         options = self.client.options
-        dialog = CreateTableDialog(options.rules, options.clock, self.state.preferred_bot())
+        dialog = CreateTableDialog(options.rules, options.clock, self.state.preferred_bot(), self.state.bots)
         self.app.push_screen(dialog, self._create)
 
     async def _create(self, message: CreateTable | None) -> None:

@@ -70,7 +70,7 @@ from setback.telling.story import Line, event_lines, hand_so_far, hands_so_far, 
 LOG_LENGTH = 500
 """Log lines kept; older ones scroll away."""
 
-PREFERRED_BOTS = ("heuristic", "random")
+PREFERRED_BOTS = ("casual", "heuristic", "random")
 """Built-in bots a quick game seats, the first the server offers."""
 
 
@@ -115,9 +115,11 @@ class QuickGame:
     seed: int | None = None
     name: str | None = None
     bot: str | None = None
-    """The built-in bot to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
+    """The level (or built-in bot) to seat; None: the first of :data:`PREFERRED_BOTS` the server offers."""
     bot_pace: float | None = None
     """How long its bots wait before each move (None: the server's pace)."""
+    levels: tuple[str, ...] = ()
+    """Each bot seat's level, in seat order, when they differ (empty: ``bot`` in every one)."""
 
 
 @dataclass
@@ -428,7 +430,7 @@ class ClientState:
             self.table, self.spectating, self.game = None, False, None
         plan, self.plan = self.plan, None
         if plan is not None:
-            bots = [plan.bot or self.preferred_bot()] * plan.bots
+            bots = list(plan.levels) or [plan.bot or self.preferred_bot()] * plan.bots
             answer.append(CreateTable(
                 name=plan.name, rules=plan.rules, clock=plan.clock, seed=plan.seed, bots=bots,
                 spectate=len(bots) >= plan.rules.players, bot_pace=plan.bot_pace,

@@ -9,7 +9,7 @@ WIDTH = 78
 
 SETBACK = (
     "Run `setback COMMAND --help` for what each command does and every flag it takes.",
-    "A BOT is a built-in name (random, heuristic, search), path/to/file.py:Class or module:Class naming a "
+    "A BOT is a built-in name (random, beginner, heuristic, search), path/to/file.py:Class or module:Class naming a "
     "subclass of setback.bots.Bot, optionally followed by @key=value,... keyword arguments for its "
     "constructor (search@budget_ms=20), checked against the constructor's annotations: None, true/false "
     "(or 1/0), whole numbers, numbers or text. `match --via-server` and `check-bot` take cmd:PROGRAM too, "

@@ -65,7 +65,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def register(command: AddCommand) -> None:
     bot = command("bot", cmd_bot, "play a bot at a table of a running server")
-    bot.add_argument("spec", metavar="BOT", help="random, heuristic, search, path/to/file.py:Class or module:Class")
+    bot.add_argument(
+        "spec", metavar="BOT", help="random, beginner, heuristic, search, path/to/file.py:Class or module:Class",
+    )
     bot.add_argument(
         "--server", type=server_address, default=f"127.0.0.1:{DEFAULT_PORT}",
         help="HOST[:PORT] (default: this computer)",

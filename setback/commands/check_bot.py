@@ -33,7 +33,8 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
 def register(command: AddCommand) -> None:
     check = command("check-bot", cmd_check_bot, "put a bot through the situations spec.md describes, check by check")
     check.add_argument(
-        "bot", metavar="BOT", help="random, heuristic, search, path/to/file.py:Class, module:Class or cmd:PROGRAM"
+        "bot", metavar="BOT",
+        help="random, beginner, heuristic, search, path/to/file.py:Class, module:Class or cmd:PROGRAM",
     )
     check.add_argument("--seed", type=int, default=1, help="the seed of the tables' deals (default 1)")
     check.add_argument("--variant", choices=[v.value for v in Variant], default=Variant.STANDARD.value,

@@ -22,6 +22,7 @@ import urllib.parse
 import msgspec
 
 from setback import logs, places
+from setback.bots.levels import DEFAULT_LEVEL, LEVELS
 from setback.client.options import PlayOptions
 from setback.client.state import QuickGame
 from setback.commands.common import (
@@ -59,6 +60,11 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help="start a game against N built-in bots at once (on a server of your own unless HOST is given)",
     )
     parser.add_argument(
+        "--level", type=levels_named, metavar="LEVEL[,LEVEL...]",
+        help=f"how well the --bots table's bots play: {', '.join(LEVELS)} (default: {DEFAULT_LEVEL}); one for "
+        "every bot, or one a bot seat in seat order (beginner,strong,strong)",
+    )
+    parser.add_argument(
         "--clock", type=float, default=0, metavar="SECONDS",
         help="seconds for each decision at the table --bots creates, and the new-table default (0: no clock)",
     )
@@ -89,6 +95,15 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def levels_named(text: str) -> tuple[str, ...]:
+    """``--level``'s levels, one or one a bot; ArgumentTypeError naming the levels otherwise."""
+    named = tuple(word.strip() for word in text.split(","))
+    unknown = [word for word in named if word not in LEVELS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no level {unknown[0]!r}: choose from {', '.join(LEVELS)}")
+    return named
+
+
 def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
     """The client's options from the flags; ValueError saying what does not fit."""
     name = (args.name or default_name()).strip()
@@ -96,6 +111,10 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
         raise ValueError("--name is 1 to 40 printable characters")
     if args.bots and not 1 <= args.bots < rules.players:
         raise ValueError(f"--bots is 1 to {rules.players - 1} at a table of {rules.players} players")
+    if args.level is not None and not args.bots:
+        raise ValueError("--level is for the table --bots creates: add --bots N")
+    if args.level is not None and len(args.level) not in {1, args.bots}:
+        raise ValueError(f"--level names one level, or one for each of the {args.bots} bots")
     if args.clock < 0 or args.clock > 3600:
         raise ValueError("--clock is 0 (none) to 3600 seconds")
     clock = args.clock or None
@@ -107,6 +126,7 @@ def play_options(args: argparse.Namespace, rules: Rules) -> PlayOptions:
         plan = QuickGame(
             rules=wire, bots=args.bots, clock=Clock(decision_seconds=clock), seed=args.seed,
             name=args.table_name or f"{name}'s table", bot_pace=args.bot_pace,
+            bot=args.level[0] if args.level else None, levels=args.level if len(args.level or ()) > 1 else (),
         )
     address = Address.parse(args.host) if args.host else None
     if args.db is not None and (address is not None or not args.bots):
@@ -158,6 +178,8 @@ def quick_game_url(page: str, name: str, plan: QuickGame) -> str:
         wanted["clock"] = f"{plan.clock.decision_seconds:g}"
     if plan.name:
         wanted["table"] = plan.name
+    if plan.bot:
+        wanted["level"] = ",".join(plan.levels or (plan.bot,))
     return f"{page}#{urllib.parse.urlencode(wanted, quote_via=urllib.parse.quote)}"
 
 

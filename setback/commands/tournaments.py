@@ -15,6 +15,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from setback.bots.base import BotFailedError
+from setback.bots.levels import LEVELS
 from setback.bots.registry import EXTERNAL, bot_name
 from setback.commands.common import (
     AddCommand,
@@ -166,6 +167,10 @@ def _cell(cell: dict[str, Any] | None) -> str:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    if args.levels:
+        args.bots = [*LEVELS.values(), *args.bots]
+    if len(args.bots) < 2:
+        raise ValueError("a tournament is of two bots or more: name them, or --levels for the levels' bots")
     if any(spec.startswith(EXTERNAL) for spec in args.bots):
         raise ValueError("cmd: bots play only through a server (setback match --via-server), not in a tournament")
     check_specs(args.bots)
@@ -180,7 +185,11 @@ def register(command: AddCommand) -> None:
         "tournament", cmd_tournament,
         "play a round robin or a gauntlet of bots and print the standings (Elo, OpenSkill) and the cross table",
     )
-    tournament.add_argument("bots", nargs="+", metavar="BOT", help="bot SPECs, two or more")
+    tournament.add_argument("bots", nargs="*", metavar="BOT", help="bot SPECs, two or more")
+    tournament.add_argument(
+        "--levels", action="store_true",
+        help="the levels' bots first, weakest first (beginner, casual, strong, expert: the ladder), then any BOT",
+    )
     tournament.add_argument(
         "--format", choices=FORMATS, default="round-robin",
         help="round-robin: every table of bots; gauntlet: the first bot against every table of the others",

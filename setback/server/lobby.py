@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import msgspec
 import structlog
 
-from setback.bots import BUILTIN
+from setback.bots.levels import seatable
 from setback.engine import Game, RefusedCombination, Rules, Variant
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire, rules_to_wire
@@ -141,7 +141,7 @@ class Lobby:
         self.browsing.add(peer)
         return Welcome(
             id=hello.id, version=PROTOCOL_VERSION, server=self.config.name, player=name, token=peer.token,
-            limits=self.config.limits(), capabilities=CAPABILITIES, bots=sorted(BUILTIN),
+            limits=self.config.limits(), capabilities=CAPABILITIES, bots=seatable(),
         )
 
     def after_welcome(self, peer: Peer, hello: Hello) -> None:
@@ -317,9 +317,9 @@ class Lobby:
         if message.rated and message.seed is not None:
             seeded = "a seeded table cannot be rated: whoever chose the seed can know the deals"
             raise RefusedError(Code.BAD_RULES, seeded)
-        unknown = sorted({b for b in message.bots if b not in BUILTIN})
+        unknown = sorted({b for b in message.bots if b not in seatable()})
         if unknown:
-            known = ", ".join(sorted(BUILTIN))
+            known = ", ".join(seatable())
             raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {', '.join(map(repr, unknown))}; try one of {known}")
         if len(message.bots) > rules.players:
             raise RefusedError(Code.TABLE_FULL, f"{len(message.bots)} bots do not fit at {rules.players} seats")

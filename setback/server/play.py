@@ -239,11 +239,13 @@ class Play:
         answer is applied if that decision is still wanted. A failing bot gets the fallback."""
         assert seat.bot is not None
         quiet = self.hears.nobody_here()  # then it thinks briefly: the game goes on only for who may come back
-        view = self.game.view(seat.index, QUIET_THINK_SECONDS if quiet else None)
+        think_for = QUIET_THINK_SECONDS if quiet else None
         if quiet or self.hears.only_bots_watched():  # at a pace spectators can follow, or nobody needs
             paced, pause = self.options.waits.bot_table_pace, 0.0
         else:
             paced, pause = 0.0, pause_for_people(self.options.bot_pace, self.seats, self.views)
+            think_for = self.options.bot_pace if pause else None  # a person never waits longer for its search
+        view = self.game.view(seat.index, think_for)
         by = BY_PLAYER if seat.kind == "builtin" else BY_STAND_IN
 
         def move(wanted: Pending, action: Action) -> None:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 import structlog
 
-from setback.bots import BUILTIN
+from setback.bots.levels import seatable
 from setback.engine import Rules
 from setback.protocol import Code
 from setback.protocol.messages import Error
@@ -215,9 +215,9 @@ class SeatBook:
 
     @staticmethod
     def check_bot(name: str) -> None:
-        """Refuse a built-in bot the server does not have (``unknown_bot``)."""
-        if name not in BUILTIN:
-            raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(sorted(BUILTIN))}")
+        """Refuse a built-in bot or level the server does not have (``unknown_bot``)."""
+        if name not in seatable():
+            raise RefusedError(Code.UNKNOWN_BOT, f"no built-in bot {name!r}; try one of {', '.join(seatable())}")
 
     def sit_builtin(self, chosen: Seat, name: str) -> Seat:
         """The built-in bot ``name`` (one :meth:`check_bot` let by) takes the free chair ``chosen``."""
@@ -282,7 +282,7 @@ class SeatBook:
             seat.name = row.name
             seat.token_hash = row.token_hash
             seat.builtin = row.bot
-            if row.kind == "builtin" and row.bot in BUILTIN:
+            if row.kind == "builtin" and row.bot in seatable():
                 seat.seat_bot(builtin_bot(row.bot, seat.index))
                 seat.ready = True
             seat.rating = self.rating(seat)

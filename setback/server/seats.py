@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from setback.bots import BUILTIN, BotSeat, Limits
+from setback.bots import BotSeat, Limits
+from setback.bots.levels import maker
 from setback.engine import Action, Rules
 from setback.protocol import Code
 from setback.protocol.convert import rules_from_wire, rules_to_wire
@@ -29,8 +30,8 @@ BUILTIN_THREADS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="builtin-
 
 
 def builtin_bot(name: str, seat: int) -> BotSeat:
-    """A built-in bot at ``seat``, asked the way every bot is (:class:`setback.bots.BotSeat`)."""
-    return BotSeat(BUILTIN[name](seed=secrets.randbits(32)), seat, BUILTIN_LIMITS, BUILTIN_THREADS)
+    """The built-in bot or level ``name`` at ``seat``, asked the way every bot is (:class:`setback.bots.BotSeat`)."""
+    return BotSeat(maker(name)(secrets.randbits(32)), seat, BUILTIN_LIMITS, BUILTIN_THREADS)
 
 
 class RefusedError(Exception):

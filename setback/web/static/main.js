@@ -42,7 +42,10 @@ function quickPlan(fragment) {
   }
   rules = { players: bots + 1, ...rules };
   const seconds = Number(fragment.get("clock"));
-  return { bots, rules, name: fragment.get("table") || undefined, clock: { decision_seconds: seconds > 0 ? seconds : null } };
+  return {
+    bots, rules, name: fragment.get("table") || undefined, levels: (fragment.get("level") || "").split(",").filter(Boolean),
+    clock: { decision_seconds: seconds > 0 ? seconds : null },
+  };
 }
 
 const fragment = new URLSearchParams(location.hash.slice(1));

@@ -11,7 +11,7 @@ import { errorText, rulesText, seatWord } from "./words.js";
 import { eventLines, seatChanges } from "./story.js";
 
 export const LOG_LENGTH = 300;
-export const PREFERRED_BOTS = ["heuristic", "random"];
+export const PREFERRED_BOTS = ["casual", "heuristic", "random"];
 
 /** A fresh state for a player called `name`; `quick` is a table to create on arrival. */
 export function createState(name, quick = null) {
@@ -154,7 +154,8 @@ function welcomed(state, welcome) {
     state.invites.set(plan.join.table, plan.join.invite);
     answer.push({ type: "join", table: plan.join.table, invite: plan.join.invite, ready: true });
   } else if (plan) {
-    const bots = Array(plan.bots).fill(preferredBot(state));
+    const levels = plan.levels || [];
+    const bots = levels.length === plan.bots ? levels : Array(plan.bots).fill(levels[0] || preferredBot(state));
     answer.push({
       type: "create_table", name: plan.name, rules: plan.rules, clock: plan.clock, bots,
       spectate: bots.length >= plan.rules.players,
