@@ -26,7 +26,7 @@ def test_a_level_makes_its_bot_with_its_settings() -> None:
     assert isinstance(maker("beginner")(1), BeginnerBot)
     assert isinstance(maker("casual")(1), HeuristicBot)
     strong = maker("strong")(1)
-    assert isinstance(strong, SearchBot) and strong.budget_ms == 10
+    assert isinstance(strong, SearchBot) and strong.playouts == 150 and strong.budget_ms == 50
     assert isinstance(maker("heuristic")(1), HeuristicBot)
 
 

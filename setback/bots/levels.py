@@ -17,7 +17,7 @@ from setback.bots.registry import BUILTIN, bot_factory
 LEVELS: Final = {
     "beginner": "beginner",
     "casual": "heuristic",
-    "strong": "search@budget_ms=10",
+    "strong": "search@playouts=150",
     "expert": "expert",
 }
 """Each level's bot SPEC, weakest first."""
