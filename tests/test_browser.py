@@ -800,6 +800,9 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                 await queen.wait_for()
                 await queen.dispatch_event("click")  # on the card itself: the head's new line may move the hand
                 await page.locator("#facts .trump", has_text="spades").wait_for()
+                # trump_pitched and card_played come as two frames, and the page may draw between
+                # them: trump named while the queen is still in the hand. Her hand is read once it is played.
+                await page.locator("#hand .card[data-card=QS]").wait_for(state="detached")
                 held = await page.locator("#hand .card").evaluate_all(
                     "cs => cs.map((c) => [c.dataset.card, c.classList.contains('trump-card'),"
                     " Boolean(c.querySelector('.trump-mark'))])")
@@ -932,3 +935,31 @@ async def test_a_links_level_seats_its_bots(browser: Any, shots: Path) -> None:
         assert [s["name"] for s in made["seats"] if s["kind"] == "builtin"] == ["beginner-0", "strong-1"]
         await ann.page.locator("#table", has_text="strong-1").wait_for()
         await ann.screenshot(shots / "levels-table-360x640.png")
+
+
+PHONE_TALL = {"width": 360, "height": 740}
+
+
+async def test_a_bot_seats_level_is_named_in_full_on_a_phone(browser: Any, shots: Path) -> None:
+    """At 360x740, four seats of bots of the four levels: every bot seat's badge says its level
+    in full (the seat's name may be cut short, the level never), inside its seat."""
+    wanted = {"name": "ann", "bots": "3", "rules": '{"players":4}', "level": "beginner,expert,casual"}
+    fragment = urllib.parse.urlencode(wanted)
+    async with serving() as server, guest(browser, f"{page_url(server)}#{fragment}", PHONE_TALL) as ann:
+        page = ann.page
+        await page.locator("#table", has_text="casual-2").wait_for()
+        await page.locator(".seat .level-word", has_text="casual").wait_for()
+        await ann.screenshot(shots / "levels-badges-360x740.png")
+        badges = await page.locator(".seat").evaluate_all("""seats => seats.map((seat) => {
+            const badge = seat.querySelector(".level-word");
+            if (!badge) return null;
+            const box = badge.getBoundingClientRect(), around = seat.getBoundingClientRect();
+            return {text: badge.lastChild.textContent, scroll: badge.scrollWidth, client: badge.clientWidth,
+                    inside: box.left >= around.left - 0.5 && box.right <= around.right + 0.5
+                            && box.top >= around.top - 0.5 && box.bottom <= around.bottom + 0.5,
+                    seen: box.width > 0 && box.left >= 0 && box.right <= innerWidth};
+        })""")
+        shown = [b for b in badges if b is not None]
+        assert sorted(b["text"] for b in shown) == ["beginner", "casual", "expert"], badges
+        for b in shown:
+            assert b["scroll"] <= b["client"] and b["inside"] and b["seen"], b

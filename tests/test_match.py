@@ -21,8 +21,8 @@ from setback.match.tally import MatchResult, openskill_ratings
 
 
 def without_clock(record: dict[str, Any]) -> dict[str, Any]:
-    """A record less its decision timings, which vary from run to run."""
-    return {**record, "match": {k: v for k, v in record["match"].items() if k != "clock"}}
+    """A record less its decision timings and memory, which vary from run to run."""
+    return {**record, "match": {k: v for k, v in record["match"].items() if k not in {"clock", "peak_rss_mb"}}}
 
 
 def test_one_bot_a_seat_rotates_every_game() -> None:

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from setback.bots.levels import LEVELS
+from setback.bots.seat import DecisionStats, duration_bucket
 from setback.cli import main
-from setback.engine import Rules
+from setback.engine import Rules, plain
 from setback.match.tournament import TournamentPlan, bradley_terry
 
 FAST = ("--decision-ms", "0", "--json")
@@ -103,15 +104,17 @@ def test_tables_of_three_rate_with_openskill(capsys: pytest.CaptureFixture[str])
     assert data["cross_table"][0][1]["games"] == 6  # bots 0 and 1 share two of the four tables
 
 
+MEASURED = ("decision_ms", "decision_p99_ms", "peak_rss_mb")
+"""What a tournament's results measure rather than count: it varies from run to run."""
+
+
 def without_timings(data: dict[str, Any]) -> dict[str, Any]:
-    """A tournament's result less what the clock measured."""
+    """A tournament's result less what the clock and the memory measured."""
     text = json.dumps(data)
     plain = json.loads(text)
-    for row in plain["standings"]:
-        row.pop("decision_ms")
-    for match in plain["matches"]:
-        for bot in match["result"]["bots"]:
-            bot.pop("decision_ms")
+    for row in [*plain["standings"], *(bot for match in plain["matches"] for bot in match["result"]["bots"])]:
+        for measured in MEASURED:
+            row.pop(measured)
     return dict(plain)
 
 
@@ -163,3 +166,40 @@ def test_levels_plays_the_ladder_of_the_levels_bots(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit) as exit_:
         main(["tournament", *FAST])
     assert exit_.value.code != 0
+
+
+def test_the_standings_give_each_bots_p99_decision_time_and_peak_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """Beside the mean ms a decision, each bot's standing has the time within which 99% of its
+    decisions were made and the peak memory of the processes that played its games, in the
+    table and in --json (two worker processes here, each game's peak its own)."""
+    data = tournament(capsys, "random", "heuristic", "--games-per-pairing", "4", "--seed", "5", "--jobs", "2")
+    for row in data["standings"]:
+        assert row["decisions"] > 0
+        assert 0 < row["decision_ms"] <= row["decision_p99_ms"] < 10_000, row
+        assert 10 < row["peak_rss_mb"] < 4096, row  # an interpreter is some tens of MB; no game takes GBs
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["tournament", "random", "heuristic", "--games-per-pairing", "2", "--seed", "5"])
+    lines = capsys.readouterr().out.splitlines()
+    cells = [[c.strip() for c in line.replace("┃", "│").strip().strip("│").split("│")] for line in lines]
+    heading, *rows = [row for row in cells if "rank" in row or "±" in " ".join(row)]
+    mean, p99, peak = (heading.index(name) for name in ("ms/decision", "p99 ms", "peak MB"))
+    assert len(rows) == 2
+    assert all(float(row[mean]) <= float(row[p99]) and float(row[peak]) > 10 for row in rows), rows
+
+
+def test_the_p99_is_the_top_of_the_bucket_that_holds_it() -> None:
+    """Of 1 ms to 100 ms, a decision of each whole ms, 99% took 99 ms or less: the p99 is 99 ms
+    to the buckets' 4.4%, never under; the mean is exact; stats added together add their buckets."""
+    one, other = DecisionStats(), DecisionStats()
+    for ms in range(1, 101):
+        into = one if ms % 2 else other
+        into.decisions += 1
+        into.seconds += ms / 1000
+        into.buckets[duration_bucket(ms / 1000)] = into.buckets.get(duration_bucket(ms / 1000), 0) + 1
+    one.add(other)
+    p99 = one.quantile_seconds(0.99)
+    assert p99 is not None and 0.099 <= p99 <= 0.099 * 2 ** (1 / 16)
+    assert one.seconds_per_decision == pytest.approx(0.0505)
+    assert DecisionStats().quantile_seconds(0.99) is None
+    assert DecisionStats.of(json.loads(json.dumps(plain(one)))) == one

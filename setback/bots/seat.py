@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import queue
 import sys
 import sysconfig
@@ -35,7 +36,7 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from concurrent.futures import wait as futures_wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,26 +83,68 @@ class Replaced:
     late: bool
 
 
+BUCKETS_PER_DOUBLING = 16
+"""The resolution of :attr:`DecisionStats.buckets`: a bucket's top is 2^(1/16), 4.4%, above the one below."""
+
+
+def duration_bucket(seconds: float) -> int:
+    """The bucket of a decision that took ``seconds``: ``k`` holds those of more than
+    2^((k-1)/16) and at most 2^(k/16) microseconds (0: a microsecond or less)."""
+    micros = seconds * 1e6
+    return math.ceil(math.log2(micros) * BUCKETS_PER_DOUBLING) if micros > 1 else 0
+
+
+def bucket_top(bucket: int) -> float:
+    """The longest decision, in seconds, that :func:`duration_bucket` puts in ``bucket``."""
+    return float(2 ** (bucket / BUCKETS_PER_DOUBLING) / 1e6)
+
+
 @dataclass
 class DecisionStats:
     """What a seat's bot did when asked, over one game or more: how many decisions, the seconds
-    they took, how many timed out and how many were errors (a record's ``match.clock``)."""
+    they took, how many timed out and how many were errors (a record's ``match.clock``), and the
+    decisions by how long each took (``buckets``, for :meth:`quantile_seconds`)."""
 
     decisions: int = 0
     seconds: float = 0.0
     timeouts: int = 0
     errors: int = 0
+    buckets: dict[int, int] = field(default_factory=dict)
+    """Decisions by :func:`duration_bucket` (empty where they were not timed one by one)."""
+
+    @classmethod
+    def of(cls, clock: dict[str, Any]) -> DecisionStats:
+        """The stats of one seat's ``match.clock`` in a record (its buckets' keys are text in JSON;
+        a record written before buckets has none)."""
+        buckets = {int(k): n for k, n in (clock.get("buckets") or {}).items()}
+        return cls(clock["decisions"], clock["seconds"], clock["timeouts"], clock["errors"], buckets)
 
     @property
     def seconds_per_decision(self) -> float | None:
         """The average time of one decision (None before the first)."""
         return self.seconds / self.decisions if self.decisions else None
 
+    def quantile_seconds(self, q: float) -> float | None:
+        """The time within which a share ``q`` of the timed decisions were made, as the top of the
+        bucket that holds it (at most 4.4% over the exact figure, never under it; None with none timed)."""
+        total = sum(self.buckets.values())
+        if not total:
+            return None
+        needed, seen = q * total, 0
+        for bucket in sorted(self.buckets):
+            seen += self.buckets[bucket]
+            if seen >= needed:
+                return bucket_top(bucket)
+        return bucket_top(max(self.buckets))
+
     def add(self, other: DecisionStats) -> None:
         self.decisions += other.decisions
         self.seconds += other.seconds
         self.timeouts += other.timeouts
         self.errors += other.errors
+        buckets = self.buckets
+        for bucket, n in other.buckets.items():
+            buckets[bucket] = buckets.get(bucket, 0) + n
 
 
 def fallback(view: View) -> Action:
@@ -259,8 +302,11 @@ class BotSeat:
         """The action to play for the bot's ``answer`` (asked at ``start``): itself, or the fallback
         when it failed, is no action or is not legal (counted); the decision is clocked."""
         deciding = self.deciding
+        took = _now() - start
         deciding.decisions += 1
-        deciding.seconds += _now() - start
+        deciding.seconds += took
+        bucket = duration_bucket(took)
+        deciding.buckets[bucket] = deciding.buckets.get(bucket, 0) + 1
         if answer is FAILED:
             return fallback(view)
         if type(answer) not in _ACTIONS_TYPES and not isinstance(answer, Pass | Bid | Play):

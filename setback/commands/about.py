@@ -24,6 +24,15 @@ SETBACK = (
     "server's file, a seat refused); 0 otherwise (match --sprt: 0 H1 accepted, 4 H0, 3 undecided).",
 )
 
+CLOCK = (
+    "Time and memory: ms/decision is the mean time of a bot's decisions, p99 ms the time within which 99% "
+    "of them were made (to 4.4%, never under), and peak MB the highest peak resident set size of a process "
+    "while it played one of the bot's games: the interpreter, the engine and every bot at the table (on "
+    "Linux counted from each game's start), a bound from above on the bot's own memory. --json names them "
+    "decision_ms, decision_p99_ms and peak_rss_mb."
+)
+"""What a match's and a tournament's time and memory columns mean."""
+
 COMMANDS: dict[str, tuple[str, ...]] = {
     "play": (
         "The text client, full screen: at HOST, or against N bots (--bots N) on a server of its own, or, "
@@ -42,7 +51,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "in any language can play too. Seats rotate game by game; --duplicate replays every deal once per "
         "rotation. --out FILE.jsonl writes one record a game (spec.md section 5), --resume goes on from "
         "one. Prints a table per bot: games won with a 95% interval, points per hand, bids made and set, "
-        "decision time, timeouts and errors (--json: the same as JSON).",
+        "decision time (mean and p99), peak memory, timeouts and errors (--json: the same as JSON).",
+        CLOCK,
         "--sprt elo0=0,elo1=5,alpha=0.05,beta=0.05 with two bots, NEW and OLD: duplicate pairs until a "
         "sequential probability ratio test decides (--games caps it); exit status 0: H1 accepted, 4: H0, "
         "3: undecided.",
@@ -51,8 +61,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "A round robin (every choice of the bots a table takes) or a gauntlet (the first bot against every "
         "choice of the others), each pairing a match of --games-per-pairing games, --rounds N times. "
         "Prints the standings (Elo with error bars, OpenSkill at tables of three or more, points per hand, "
-        "set rate, time per decision, timeouts, errors) and a cross table. --out DIR writes one record "
-        "file a pairing (a FILE.jsonl: one file); --resume goes on from them.",
+        "set rate, time per decision (mean and p99), peak memory, timeouts, errors) and a cross table. "
+        "--out DIR writes one record file a pairing (a FILE.jsonl: one file); --resume goes on from them.",
+        CLOCK,
     ),
     "samples": (
         "One row per decision of recorded games (the seat's view, the action, the hand's and the game's "

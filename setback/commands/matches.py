@@ -238,6 +238,17 @@ def _through_a_server() -> GamePlayer:
     return via_server_records
 
 
+CLOCK_COLUMNS = ["ms/decision", "p99 ms", "peak MB", "timeouts", "errors"]
+"""The columns of a bot's decisions and memory, a match's table and a tournament's alike."""
+
+
+def clock_cells(fields: dict[str, Any]) -> list[str]:
+    """The :data:`CLOCK_COLUMNS` of a bot's :meth:`BotStats.clock_fields`."""
+    mean, p99, peak = fields["decision_ms"], fields["decision_p99_ms"], fields["peak_rss_mb"]
+    return ["-" if mean is None else f"{mean:.2f}", "-" if p99 is None else f"{p99:.2f}",
+            "-" if peak is None else f"{peak:.0f}", str(fields["timeouts"]), str(fields["errors"])]
+
+
 def print_result(result: MatchResult) -> None:
     """The result table, one row a bot."""
     plan = result.plan
@@ -245,7 +256,7 @@ def print_result(result: MatchResult) -> None:
     if any(s.paired for s in result.stats):
         title += " (win intervals paired by deal)"
     columns = ["bot", "games", "wins", "win % (95% CI)", "points/hand", "net/hand", "bids made/set",
-               "ms/decision", "timeouts", "errors"]
+               *CLOCK_COLUMNS]
     rated = any(s.rating for s in result.stats)
     rows = []
     for label, s in zip(result.labels(), result.stats, strict=True):
@@ -255,8 +266,7 @@ def print_result(result: MatchResult) -> None:
         rating = [f"{s.rating[0]:.1f} ± {2 * s.rating[1]:.1f}"] if s.rating else []
         rows.append([
             label, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f} ({100 * low:.1f}-{100 * high:.1f})",
-            per_hand, net, f"{s.bids_made}/{s.bids_set}", "-" if s.decision_ms is None else f"{s.decision_ms:.2f}",
-            str(s.deciding.timeouts), str(s.deciding.errors), *rating,
+            per_hand, net, f"{s.bids_made}/{s.bids_set}", *clock_cells(s.clock_fields()), *rating,
         ])
     console = Console(width=None if sys.stdout.isatty() else 160)
     print_rows(console, title, [*columns, *(["rating (mu ± 2 sd)"] if rated else [])], rows, left={"bot"})

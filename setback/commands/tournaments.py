@@ -28,8 +28,10 @@ from setback.commands.common import (
     whole_number,
 )
 from setback.commands.matches import (
+    CLOCK_COLUMNS,
     add_ray_argument,
     check_specs,
+    clock_cells,
     complete_lines,
     limits_from,
     progress_bar,
@@ -136,7 +138,7 @@ def print_tournament(result: TournamentResult) -> None:
              + (", duplicate" if plan.duplicate else ""))
     skill = plan.seats > 2
     columns = ["rank", "#", "bot", "Elo (95%)", *(["OpenSkill (mu ± 2 sd)"] if skill else []), "games", "score %",
-               "points/hand", "set %", "ms/decision", "timeouts", "errors"]
+               "points/hand", "set %", *CLOCK_COLUMNS]
     rows = []
     for row in result.standings():
         rating = row.get("openskill")
@@ -144,9 +146,7 @@ def print_tournament(result: TournamentResult) -> None:
             str(row["rank"]), str(row["bot"]), row["label"], f"{row['elo']:+.0f} ± {row['elo_ci95']:.0f}",
             *([f"{rating['mu']:.1f} ± {2 * rating['sigma']:.1f}"] if rating else []),
             str(row["games"]), "-" if row["score"] is None else f"{100 * row['score']:.1f}",
-            f"{row['points_per_hand']:.3f}", f"{100 * row['set_rate']:.1f}",
-            "-" if row["decision_ms"] is None else f"{row['decision_ms']:.2f}", str(row["timeouts"]),
-            str(row["errors"]),
+            f"{row['points_per_hand']:.3f}", f"{100 * row['set_rate']:.1f}", *clock_cells(row),
         ])
     ranked = f"{title}; ranked by Elo, # is the bot's number in the cross table"
     print_rows(console, ranked, columns, rows, left={"bot"})

@@ -31,6 +31,7 @@ from setback.bots.base import Bot, BotFailedError, GameStart, overrides
 from setback.bots.registry import bot_factory, failure_line
 from setback.bots.seat import BotSeat, DecisionStats, Limits, loop_running
 from setback.engine import Event, Game, GameWon, HandDealt, HandScored, game_record, plain, rules_of
+from setback.match.memory import peak_rss_mb, reset_peak
 from setback.match.plan import MatchPlan
 from setback.match.tally import MatchResult
 
@@ -113,8 +114,9 @@ def run_game(plan: MatchPlan, index: int) -> dict[str, Any]:
     seed = plan.game_seed(index)
     bots = [made_bot(plan.specs[b], seed + seat) for seat, b in enumerate(seating)]
     players = tuple(plan.specs[b] for b in seating)
+    reset_peak()
     game, deciding = play_with(Game(plan.rules, seed), bots, plan.limits, players)
-    return game_record(game, players=list(players), match=match_fields(plan, index, deciding))
+    return game_record(game, players=list(players), match=match_fields(plan, index, deciding, peak_rss_mb()))
 
 
 class BotBrokenError(BotFailedError):
@@ -129,8 +131,11 @@ def made_bot(spec: str, seed: int) -> Bot:
         raise BotBrokenError(f"{spec}: making the bot failed: {failure_line(exc)}") from None
 
 
-def match_fields(plan: MatchPlan, index: int, deciding: list[DecisionStats]) -> dict[str, Any]:
-    """The ``match`` object of game ``index``'s record (spec.md section 5)."""
+def match_fields(
+    plan: MatchPlan, index: int, deciding: list[DecisionStats], peak_mb: float | None = None
+) -> dict[str, Any]:
+    """The ``match`` object of game ``index``'s record (spec.md section 5); ``peak_mb``, the peak
+    resident set size of the process that played it (:mod:`setback.match.memory`), when measured."""
     return {
         "seed": plan.seed,
         "game": index,
@@ -139,6 +144,7 @@ def match_fields(plan: MatchPlan, index: int, deciding: list[DecisionStats]) -> 
         "seating": list(plan.seating(index)),
         "limit": plan.limits.decision_seconds,
         "clock": [plain(d) for d in deciding],
+        "peak_rss_mb": None if peak_mb is None else round(peak_mb, 1),
     }
 
 

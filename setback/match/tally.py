@@ -93,6 +93,10 @@ class BotStats:
     bids_made: int = 0
     bids_set: int = 0
     deciding: DecisionStats = field(default_factory=DecisionStats)
+    peak_rss_mb: float | None = None
+    """The highest peak resident set size, in MB, of a process while it played one of the bot's games
+    (:mod:`setback.match.memory`): the interpreter, the engine and every bot at the table, so a bound
+    from above on the bot's own; None when no game measured it (a game through a server)."""
     rating: tuple[float, float] | None = None
     duplicate: bool = False
     """Whether the match is duplicate: every deal played once a seating."""
@@ -125,6 +129,28 @@ class BotStats:
         seconds = None if self.spec.startswith(EXTERNAL) else self.deciding.seconds_per_decision
         return None if seconds is None else 1000 * seconds
 
+    @property
+    def decision_p99_ms(self) -> float | None:
+        """The time within which 99% of the bot's decisions were made, in milliseconds (the top
+        of its bucket, :meth:`DecisionStats.quantile_seconds`); None as for :attr:`decision_ms`."""
+        seconds = None if self.spec.startswith(EXTERNAL) else self.deciding.quantile_seconds(0.99)
+        return None if seconds is None else 1000 * seconds
+
+    def peak_rss(self, mb: float) -> None:
+        """Count a game whose process peaked at ``mb``."""
+        self.peak_rss_mb = mb if self.peak_rss_mb is None else max(self.peak_rss_mb, mb)
+
+    def clock_fields(self) -> dict[str, Any]:
+        """What the results say of the bot's decisions and memory (a match's and a tournament's alike)."""
+        return {
+            "decisions": self.deciding.decisions,
+            "decision_ms": None if self.decision_ms is None else round(self.decision_ms, 3),
+            "decision_p99_ms": None if (p99 := self.decision_p99_ms) is None else round(p99, 3),
+            "peak_rss_mb": self.peak_rss_mb,
+            "timeouts": self.deciding.timeouts,
+            "errors": self.deciding.errors,
+        }
+
     def as_dict(self) -> dict[str, Any]:
         low, high = self.win_interval()
         return {
@@ -141,10 +167,7 @@ class BotStats:
             "bids_won": self.bids_won,
             "bids_made": self.bids_made,
             "bids_set": self.bids_set,
-            "decisions": self.deciding.decisions,
-            "decision_ms": None if self.decision_ms is None else round(self.decision_ms, 3),
-            "timeouts": self.deciding.timeouts,
-            "errors": self.deciding.errors,
+            **self.clock_fields(),
             **({"rating": {"mu": round(self.rating[0], 3), "sigma": round(self.rating[1], 3)}}
                if self.rating else {}),
         }
@@ -185,7 +208,10 @@ class MatchResult:
         for seat, b in enumerate(seating):
             if b not in bots_of_side[side_of[seat]]:
                 bots_of_side[side_of[seat]].append(b)
-            self.stats[b].deciding.add(DecisionStats(**record["match"]["clock"][seat]))
+            self.stats[b].deciding.add(DecisionStats.of(record["match"]["clock"][seat]))
+        if (peak := record["match"].get("peak_rss_mb")) is not None:
+            for b in set(seating):
+                self.stats[b].peak_rss(peak)
         self.sides[record["match"]["game"]] = (bots_of_side, winner)
         self.games += 1
         if self.rater is not None:

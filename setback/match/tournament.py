@@ -182,6 +182,8 @@ class TournamentResult:
                 for name in ("games", "wins", "hands", "points", "net", "bids_won", "bids_made", "bids_set"):
                     setattr(into, name, getattr(into, name) + getattr(stats, name))
                 into.deciding.add(stats.deciding)
+                if stats.peak_rss_mb is not None:
+                    into.peak_rss(stats.peak_rss_mb)
         return totals
 
     def elo(self) -> list[tuple[float, float]]:
@@ -238,9 +240,7 @@ class TournamentResult:
                 "score": round(points / games, 4) if games else None,
                 "points_per_hand": round(stats.points / stats.hands, 4) if stats.hands else 0.0,
                 "set_rate": round(stats.bids_set / stats.bids_won, 4) if stats.bids_won else 0.0,
-                "bids_won": stats.bids_won, "decisions": stats.deciding.decisions,
-                "decision_ms": None if stats.decision_ms is None else round(stats.decision_ms, 3),
-                "timeouts": stats.deciding.timeouts, "errors": stats.deciding.errors,
+                "bids_won": stats.bids_won, **stats.clock_fields(),
             }
             if skill is not None:
                 row["openskill"] = {"mu": round(skill[b][0], 3), "sigma": round(skill[b][1], 3)}

@@ -68,6 +68,13 @@ function bidWords(game, seat) {
   return made.bid === null ? "passed" : `bid ${made.bid}`;
 }
 
+/** What a built-in bot's seat was seated by, its level (or the bot's name), said in full on its
+ * seat: its name less the seat number ("strong-2": strong), else just "bot". */
+function botWord(state, about) {
+  const word = (about.name || "").replace(/-\d+$/, "");
+  return state.bots.includes(word) ? word : "bot";
+}
+
 function seatBox(state, game, info, seat, seatNames, now) {
   const about = info ? info.seats[seat] : null;
   const side = sideOf(game.rules, seat);
@@ -83,8 +90,8 @@ function seatBox(state, game, info, seat, seatNames, now) {
   ].filter((f) => f);
   const status = [
     away ? "away" : null, standIn ? "a bot stands in" : null,
-    about && about.kind === "builtin" ? "bot" : null,
   ].filter(Boolean);
+  const level = about && about.kind === "builtin" ? botWord(state, about) : null;
   return el("div", {
     class: ["seat", toAct && "to-act", seat === game.seat && "me", away && "away", letter && `side-${letter}`],
     vars: place(game, seat), role: "group",
@@ -100,7 +107,8 @@ function seatBox(state, game, info, seat, seatNames, now) {
     game.pitcher === seat ? badge("P", `pitcher, bid ${game.bid}`, "pitcher") : null,
     toAct ? badge("▶", "to act", "turn") : null,
     bid ? el("span", { class: "bid-word" }, bid) : null,
-    status.map((s) => el("span", { class: "status-word" }, s))),
+    status.map((s) => el("span", { class: "status-word" }, s)),
+    level ? el("span", { class: "status-word level-word", title: `a built-in bot: ${level}` }, sr("bot, "), level) : null),
   el("div", { class: "seat-facts" }, facts.join(" · ")),
   left !== null ? el("div", { class: ["clock", left < 10000 && "low"], role: "timer", "aria-label": `clock ${clockFace(left)}` },
     `⏱ ${clockFace(left)}`) : null);
