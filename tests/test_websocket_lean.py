@@ -17,7 +17,6 @@ from websockets.protocol import State
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.server.connection import Connection
-from setback.web import transport
 from setback.web.site import Site
 from setback.web.transport import FRAME_LIMIT_FACTOR, WebPeer
 
@@ -43,11 +42,6 @@ class Recorder(Connection):
 
     def control_received(self) -> None:
         self.got.append(("control", b""))
-
-
-@pytest.fixture(autouse=True)
-def recording(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(transport, "Connection", Recorder)
 
 
 def frame(first: int, payload: bytes, rng: random.Random, masked: bool = True, wide: int = 0) -> bytes:
@@ -124,9 +118,12 @@ def upgraded(lean: bool = True) -> tuple[WebPeer, Socket, Recorder]:
     peer, socket = WebPeer(server, Site(tls=False), lean=lean), Socket()
     peer.connection_made(socket)
     peer.data_received(UPGRADE)
-    assert isinstance(peer.connection, Recorder)
+    assert peer.connection is not None
+    server.release(peer.connection)
+    peer.connection = connection = Recorder(server)
+    connection.connection_made(peer)  # type: ignore[arg-type]  # (as the upgrade does)
     socket.written.clear()
-    return peer, socket, peer.connection
+    return peer, socket, connection
 
 
 async def fed(pieces: list[bytes], lean: bool = True) -> tuple[list[tuple[str, bytes]], bytes, State, WebPeer]:
