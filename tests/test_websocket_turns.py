@@ -6,49 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
+from sockets import UPGRADE, Socket
 from websockets.frames import Frame, Opcode
 
 from setback.server.app import Server
 from setback.server.config import ServerConfig
 from setback.web.site import Site
 from setback.web.transport import FEED_BYTES, WebPeer
-
-UPGRADE = (
-    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-)
-
-
-class Socket(asyncio.Transport):
-    """The peer's socket, in memory: what is written to it, and whether its reading is paused."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.written = bytearray()
-        self.paused = False
-        self.pauses = 0
-        self.resumed = False
-
-    def write(self, data: bytes | bytearray | memoryview) -> None:
-        self.written += data
-
-    def pause_reading(self) -> None:
-        self.paused, self.pauses = True, self.pauses + 1
-
-    def resume_reading(self) -> None:
-        self.paused, self.resumed = False, True
-
-    def get_write_buffer_size(self) -> int:
-        return 0
-
-    def is_closing(self) -> bool:
-        return False
-
-    def can_write_eof(self) -> bool:
-        return True
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return ("127.0.0.1", 9) if name == "peername" else default
 
 
 async def test_a_flood_of_frames_is_parsed_a_piece_a_turn_with_its_reading_paused() -> None:

@@ -10,6 +10,13 @@ package's Sans-I/O protocol (h11's lesson: a state machine that turns bytes into
 events into bytes); :class:`WebPeer` only moves bytes between it and the socket, so a frame
 is read and answered in the same turn of the loop as a line (past :data:`FEED_BYTES` handed
 over at once, the rest in the turns after, every other peer served in between).
+
+The common frame, a whole masked text frame (a message) from the peer and a whole unmasked
+one to it, is read and written here (the lean path, :meth:`WebPeer._receive`): every other
+frame (control frames, fragments, a frame the socket handed over in parts, anything
+malformed or too long) goes to ``websockets``, fed whole frames from a frame's start, so
+that its parser stands at a frame's start whenever a frame is read here; once it is no
+longer open (a close, an error) every byte goes to it.
 """
 
 from __future__ import annotations
@@ -27,6 +34,11 @@ from websockets.server import ServerProtocol
 from websockets.typing import StatusLike
 
 from setback.server.app import Server
+
+try:
+    from websockets.speedups import apply_mask  # (C, as websockets' own parser uses when it can)
+except ImportError:  # pragma: no cover  (an install of websockets without its C extension)
+    from websockets.utils import apply_mask
 from setback.server.connection import Connection, bound_send_buffer
 from setback.web.records import Records
 from setback.web.site import Site, own_hosts, plain
@@ -60,6 +72,10 @@ CLOSE_TIMEOUT = 2.0
 PONG = 0x8A
 """The first byte of a pong frame the server sends (FIN, opcode 0xA; unmasked)."""
 
+TEXT = 0x81
+"""The first byte of a whole text frame (FIN, no RSV bits, opcode 1): the frame the lean path
+reads (masked, from a peer) and writes (unmasked, to one)."""
+
 
 class PageProtocol(ServerProtocol):
     """``websockets``' server side, whose own refusals (400, 414, 426, 431) carry every header
@@ -76,7 +92,7 @@ class WebPeer(asyncio.Protocol):
     Until its request is answered it is one of the server's connections too (``opening``): it
     counts against ``max_connections``, and what it sent against the server's budget."""
 
-    def __init__(self, server: Server, site: Site) -> None:
+    def __init__(self, server: Server, site: Site, lean: bool = True) -> None:
         self.server = server
         self.site = site
         limit = FRAME_LIMIT_FACTOR * server.config.max_line_bytes
@@ -99,6 +115,17 @@ class WebPeer(asyncio.Protocol):
         self._unparsed = b""
         """What the socket handed over and is not parsed yet (reading is paused meanwhile)."""
         self._parsed_to = 0
+        self._max_size = limit
+        self.lean = lean
+        """Whether whole text frames are read and written here (False: by ``websockets``, every
+        frame; it becomes False once the protocol is no longer open)."""
+        self._owed = 0
+        """The bytes ``websockets`` still needs to end the frame it holds the start of."""
+        self._cut = b""
+        """The start of a frame's header, cut short where the socket's read ended (under 14 bytes)."""
+        self._closing = False
+        """The server has begun the closing handshake (or failed the WebSocket): what the peer
+        sent after is not read. (What it sent before an error or a close of its own is read.)"""
 
     # -- the socket --------------------------------------------------------------------------
 
@@ -147,8 +174,7 @@ class WebPeer(asyncio.Protocol):
             self._unparsed = b""
         else:
             whole = start == 0 and len(data) <= FEED_BYTES  # (then it is parsed uncopied)
-            self.protocol.receive_data(data if whole else data[start : start + FEED_BYTES])
-            self._events()
+            self._receive(data if whole else data[start : start + FEED_BYTES])
             self._parsed_to = start + FEED_BYTES
             if self._parsed_to >= len(self._unparsed) or transport.is_closing():
                 self._unparsed = b""
@@ -165,6 +191,9 @@ class WebPeer(asyncio.Protocol):
             self._head = None
             self.abort()
             return None
+        if self._cut:
+            self.protocol.receive_data(self._cut)
+            self._cut = b""
         self.protocol.receive_eof()
         self._events()
         return None
@@ -188,6 +217,57 @@ class WebPeer(asyncio.Protocol):
             self._pong = None
         if self.connection is not None:
             self.connection.resume_writing()
+
+    def _receive(self, data: bytes) -> None:
+        """Parse ``data``, the next of the peer's bytes, a frame at a time and in order: a whole
+        masked text frame here (unless ``websockets`` holds a message in fragments), any other
+        frame by ``websockets``, handed it whole; a frame cut short goes to it as far as it came,
+        and it is owed the rest. Once the WebSocket is no longer open, every byte goes to it."""
+        protocol = self.protocol
+        if not self.lean:
+            protocol.receive_data(data)
+            self._events()
+            return
+        if self._cut:
+            data, self._cut = self._cut + data, b""
+        end = len(data)
+        at = min(self._owed, end)
+        self._owed -= at
+        opened = self._feed(data[:at]) if at else True
+        view = memoryview(data)
+        while opened and end - at >= 2:
+            second = data[at + 1]
+            length, head = second & 0x7F, 2
+            if length >= 126:
+                head += 2 if length == 126 else 8
+                if end - at < head:
+                    break
+                length = int.from_bytes(data[at + 2 : at + head], "big")
+            if second & 0x80:
+                head += 4
+            size = head + length
+            if size > end - at:
+                self._owed = size - (end - at)
+                opened, at = self._feed(data[at:]), end
+            elif data[at] == TEXT and second & 0x80 and length <= self._max_size and protocol.current_size is None:
+                mask = data[at + head - 4 : at + head]
+                self._message_read(Opcode.TEXT, apply_mask(view[at + head : at + size], mask))
+                opened, at = protocol.state is State.OPEN, at + size
+            else:
+                opened, at = self._feed(data[at : at + size]), at + size
+        if not opened:
+            self.lean = False
+            if at < end:
+                self._feed(data[at:])
+        elif at < end:
+            self._cut = data[at:]
+
+    def _feed(self, data: bytes) -> bool:
+        """Hand ``data`` (frames from a frame's start) to ``websockets`` and answer what it read;
+        whether the WebSocket is still open."""
+        self.protocol.receive_data(data)
+        self._events()
+        return self.protocol.state is State.OPEN
 
     def _events(self) -> None:
         for event in self.protocol.events_received():
@@ -233,7 +313,7 @@ class WebPeer(asyncio.Protocol):
             return
         buffer = self.protocol.reader.buffer
         held = (buffer.__alloc__() if buffer else 0) + (self._message.__alloc__() if self._message else 0)
-        held += len(self._unparsed)
+        held += len(self._unparsed) + len(self._cut)
         if held or connection.input_held:
             connection.input_held = held
             connection.account()
@@ -270,7 +350,7 @@ class WebPeer(asyncio.Protocol):
         a ping or pong pays the rate limit (the protocol answers pings, and closes)."""
         connection = self.connection
         opcode = frame.opcode
-        if connection is None or self.protocol.state is not State.OPEN:
+        if connection is None or self._closing:
             return
         if opcode is Opcode.PING or opcode is Opcode.PONG:
             connection.control_received()
@@ -283,7 +363,7 @@ class WebPeer(asyncio.Protocol):
             self._pieces += 1
             if self._pieces >= MAX_FRAGMENTS:
                 log.info("closed", peer=connection.address, code="too_many_fragments")
-                self.protocol.fail(CloseCode.MESSAGE_TOO_BIG, f"a message is at most {MAX_FRAGMENTS} frames")
+                self._fail(CloseCode.MESSAGE_TOO_BIG, f"a message is at most {MAX_FRAGMENTS} frames")
                 return
             self._message += frame.data
             return
@@ -294,13 +374,21 @@ class WebPeer(asyncio.Protocol):
         else:
             message = bytes(frame.data)
         self._pieces = 0
-        if self._fragmented is Opcode.TEXT:
+        self._message_read(self._fragmented, message)
+
+    def _message_read(self, opcode: Opcode | None, message: bytes) -> None:
+        """A whole message of the peer's (``opcode``: of its first frame) to the connection; a text
+        one must be UTF-8, else the WebSocket fails with close code 1007 (RFC 6455 8.1)."""
+        connection = self.connection
+        assert connection is not None, "only an upgraded peer sends messages"
+        if opcode is Opcode.TEXT:
             if not message.isascii():
                 try:
                     message.decode()
                 except UnicodeDecodeError:
                     log.info("closed", peer=connection.address, code="not_utf8")
-                    self.protocol.fail(CloseCode.INVALID_DATA, "a text message is UTF-8")
+                    self._fail(CloseCode.INVALID_DATA, "a text message is UTF-8")
+                    self._send()
                     return
             connection.message_received(message)
         else:
@@ -312,19 +400,23 @@ class WebPeer(asyncio.Protocol):
         return self.transport.get_extra_info(name, default) if self.transport is not None else default
 
     def write(self, data: bytes) -> None:
-        self.writelines([data])
+        self.writelines((data,))
 
     def writelines(self, lines: Iterable[bytes]) -> None:
         """Each line (one message, ending with its newline) as a text frame of its own, written
-        to the socket as one buffer."""
-        protocol = self.protocol
+        to the socket as one buffer (framed here on the lean path, else by ``websockets``)."""
+        protocol, transport = self.protocol, self.transport
         if protocol.state is not State.OPEN:
+            return
+        if self.lean and not protocol.writes:
+            if transport is not None and not transport.is_closing():
+                transport.write(b"".join(_text_frames(lines)))
             return
         for line in lines:
             for start, end in _line_spans(line):
                 protocol.send_text(memoryview(line)[start:end])
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.write(b"".join(protocol.data_to_send()))
+        if transport is not None and not transport.is_closing():
+            transport.write(b"".join(protocol.data_to_send()))
 
     def get_write_buffer_size(self) -> int:
         """What the socket holds unwritten, the latest pong waiting included."""
@@ -337,8 +429,14 @@ class WebPeer(asyncio.Protocol):
     def close(self) -> None:
         """Close the WebSocket (after what was written): the peer's answer closes the socket."""
         if self.protocol.state is State.OPEN:
+            self._closing = True
             self.protocol.send_close(1000)
         self._send()
+
+    def _fail(self, code: CloseCode, reason: str) -> None:
+        """Fail the WebSocket for what the peer sent (RFC 6455 7.1.7): closed with ``code``."""
+        self._closing = True
+        self.protocol.fail(code, reason)
 
     def abort(self) -> None:
         if self.transport is not None:
@@ -356,6 +454,23 @@ class WebPeer(asyncio.Protocol):
         self._head = None
         self.server.release_opening(self)
         self.abort()
+
+
+def _text_frames(lines: Iterable[bytes]) -> list[bytes | memoryview]:
+    """Each line of ``lines`` as an unmasked text frame: its header, then the line without its
+    newline (the pieces, to be joined)."""
+    pieces: list[bytes | memoryview] = []
+    for line in lines:
+        for start, end in _line_spans(line):
+            size = end - start
+            if size < 126:
+                pieces.append(bytes((TEXT, size)))
+            elif size < 1 << 16:
+                pieces.append(bytes((TEXT, 126)) + size.to_bytes(2, "big"))
+            else:
+                pieces.append(bytes((TEXT, 127)) + size.to_bytes(8, "big"))
+            pieces.append(memoryview(line)[start:end])
+    return pieces
 
 
 def _line_spans(line: bytes) -> list[tuple[int, int]]:
