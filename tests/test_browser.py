@@ -191,6 +191,37 @@ async def move(visitor: Guest) -> bool:
     return False
 
 
+SUMMARY_WATCH = """() => {
+    if (window.summariesSeen) return;
+    window.summariesSeen = [];
+    const look = () => {
+        for (const panel of document.querySelectorAll(".panel.summary")) {
+            const label = panel.getAttribute("aria-label");
+            if (window.summariesSeen.some((s) => s.label === label)) continue;
+            const rows = [...panel.querySelectorAll("table.points tr")].map((r) => [r.dataset.point, r.innerText]);
+            window.summariesSeen.push({label, text: panel.innerText, rows});
+        }
+    };
+    new MutationObserver(look).observe(document.body, {childList: true, subtree: true});
+    look();
+}"""
+"""Keeps every hand summary the page draws, as it is drawn: a summary closes at the page's
+next turn, which on a busy machine can come before a test's next look."""
+
+
+async def play_to_summary(visitor: Guest, timeout: float = 90.0) -> dict[str, Any]:
+    """This page moves whenever it is to act until it has drawn a hand's summary; that first
+    summary as drawn: its ``label`` ("Hand N summary"), ``text`` and point ``rows``."""
+    page = visitor.page
+    await page.evaluate(SUMMARY_WATCH)
+    async with asyncio.timeout(timeout):
+        while not (seen := await page.evaluate("() => window.summariesSeen")):
+            if not await move(visitor):
+                await asyncio.sleep(0.1)
+    first: dict[str, Any] = seen[0]
+    return first
+
+
 async def play_until(visitors: list[Guest], done: str, timeout: float = 90.0,
                      shots: dict[int, Path] | None = None) -> None:
     """Every page moves whenever it is to act, until each has shown ``done`` (a selector; a
@@ -586,14 +617,15 @@ async def test_a_guest_makes_a_club_table_and_its_summary_tells_the_club_options
         asked = next(f for f in ann.frames if f.get("type") == "table")["table"]["rules"]
         assert (asked["min_bid"], asked["dealer_steal"], asked["low"]) == (2, True, "captured")
         await page.locator("#table-log", has_text="bids from 2 · dealer may steal · low captured").wait_for()
+        await page.evaluate(SUMMARY_WATCH)
         async with asyncio.timeout(90):
-            while not await page.locator(".panel.summary").count():
+            while not await page.evaluate("() => window.summariesSeen.length"):
                 offered = await page.locator("#actions button.bid").evaluate_all(
                     "buttons => buttons.map((b) => b.dataset.action)")
                 assert "bid 1" not in offered
                 if not await move(ann):
                     await asyncio.sleep(0.1)
-        summary = await ann.text_of(".panel.summary")
+        summary = (await play_to_summary(ann))["text"]
         assert "captured by" in summary
         await ann.screenshot(shots / "club-hand-summary-1280x800.png")
 
@@ -815,13 +847,8 @@ async def test_a_ten_point_hand_shows_the_joker_sorts_the_off_jack_with_trump_an
                 if viewport == LAPTOP:  # the head's extra lines (the points, "seeded") take from the felt
                     hand = await page.locator("#hand").bounding_box()
                     assert hand is not None and hand["y"] + hand["height"] <= LAPTOP["height"], hand
-                async with asyncio.timeout(90):
-                    while not await page.locator(".panel.summary").count():
-                        if not await move(ann):
-                            await asyncio.sleep(0.1)
-                shown, rows = await page.locator(".panel.summary").first.evaluate(  # read in one go: it may close
-                    "p => [p.getAttribute('aria-label'), [...p.querySelectorAll('table.points tr')]"
-                    ".map((r) => [r.dataset.point, r.innerText])]")
+                drawn = await play_to_summary(ann)  # as drawn: it may close before a look
+                shown, rows = drawn["label"], drawn["rows"]
                 scored = next(f["event"]["result"] for f in ann.frames  # the hand shown: a bot's quick bid
                               if f.get("event", {}).get("kind") == "hand_scored"  # can close one and play on
                               and shown == f"Hand {f['event']['result']['hand_number']} summary")
