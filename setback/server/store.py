@@ -744,21 +744,38 @@ class Store:
 
     def open_tables(self) -> list[TableRow]:
         """Every table not closed, with its seats and its unfinished game. A table whose records
-        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`)."""
+        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`).
+
+        The unfinished games are read together, in one pass over the journal turns they span:
+        a thousand tables in play, read one by one, would each read the journal from its game's
+        first turn to the end (a restart of minutes, not a fraction of a second)."""
         self.commit()
+        tables = self.db.execute(
+            f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
+        ).fetchall()
+        unfinished = [self._unfinished_game(row[0]) for row in tables]
+        games, damaged = self._with_actions([
+            found for game_id in unfinished if game_id is not None
+            for found in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
+        ])
+        read = {game.id: game for game in games}
+        unreadable = {damage.game_id: damage.reason for damage in reversed(damaged)}  # the first said of each
         return [
-            self._open_table(row)
-            for row in self.db.execute(
-                f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
-            ).fetchall()
+            self._open_table(row, game_id, read, unreadable) for row, game_id in zip(tables, unfinished, strict=True)
         ]
 
-    def _open_table(self, row: tuple[Any, ...]) -> TableRow:
-        table_id = str(row[0])
+    def _unfinished_game(self, table_id: object) -> int | None:
+        """The id of the table's unfinished game, if it has one."""
         unfinished = self.db.execute(
-            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (row[0],)
+            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
         ).fetchone()
-        game_id = int(unfinished[0]) if unfinished else None
+        return int(unfinished[0]) if unfinished else None
+
+    def _open_table(
+        self, row: tuple[Any, ...], game_id: int | None, read: dict[int, GameRow], unreadable: dict[int, str]
+    ) -> TableRow:
+        """The table ``row`` holds, with its unfinished game ``game_id`` (read, or why it cannot be)."""
+        table_id = str(row[0])
         try:
             table = _checked(row, _TableColumns, _TABLE_COLUMNS)
             options = _decoded(_object_decoder, table.options, "options")
@@ -771,10 +788,9 @@ class Store:
         except ValueError as exc:
             return TableRow(table_id, 0, table_id, {}, 0, [], None, game_id, str(exc))
         opened = TableRow(table.id, table.number, table.name, options, table.games_played, seats, None, game_id)
-        try:
-            return replace(opened, game=self.game(game_id) if game_id is not None else None)
-        except DamagedRecordError as exc:
-            return replace(opened, damage=exc.reason)
+        if game_id is not None and game_id in unreadable:
+            return replace(opened, damage=unreadable[game_id])
+        return replace(opened, game=read.get(game_id) if game_id is not None else None)
 
     def last_table_number(self) -> int:
         """The highest number a table was given, as its number or in its id (``t3``): a table
@@ -813,10 +829,17 @@ class Store:
     def _games(self, where: str, args: tuple[Any, ...]) -> tuple[list[GameRow], list[DamagedRecordError]]:
         """The games a ``WHERE ...`` clause picks, in its order, each with its actions; and those
         of them whose record cannot be read, each saying why."""
+        return self._with_actions(
+            self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games {where}", args).fetchall()
+        )
+
+    def _with_actions(self, rows: list[tuple[Any, ...]]) -> tuple[list[GameRow], list[DamagedRecordError]]:
+        """The games ``rows`` of the games table hold, in their order, each with its actions
+        (the journal turns they span read once for all); and those whose record cannot be read."""
         games: list[GameRow] = []
         damaged: list[DamagedRecordError] = []
         checked: list[_GameColumns] = []
-        for row in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games {where}", args).fetchall():
+        for row in rows:
             try:
                 checked.append(_checked(row, _GameColumns, _GAME_COLUMNS))
             except ValueError as exc:
