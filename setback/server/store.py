@@ -60,6 +60,14 @@ CHECKPOINT_SECONDS = 2.0
 round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
 (README, "Figures"): the WAL holds up to a round's worth of commits, some 70 MB under the
 benchmark's load at 50 tables, little at a club's."""
+WAL_LIMIT_BYTES = 128 << 20
+"""The most the WAL may hold before the writer folds it itself, whatever the checkpoint thread
+managed: writing faster than a round folds (``setback bench records`` writes several times
+faster than the server plays) would otherwise grow the WAL past any size, since a round
+starts over only once it has caught up. Once folded, the WAL starts over and its file is cut
+back to this size. Under a server's load the rounds keep it well below (README, "Figures")."""
+WAL_CHECK_COMMITS = 16
+"""Commits between two looks at the WAL's size (a ``stat`` of its file)."""
 CHECKPOINT_PASSES = 8
 """Passes a checkpoint round makes at most, each folding what was committed during the one
 before. A pass that finds nothing new leaves the WAL all folded, and the next commit starts
@@ -457,6 +465,7 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._fold_rest = False
         """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
+        self._commits = 0
         self._closing = threading.Event()
         self._claim: IO[bytes] | None = None
         self._ratings = {
@@ -585,10 +594,21 @@ class Store:
             self.db.execute("BEGIN")
             for sql, rows in itertools.groupby(batch, key=operator.itemgetter(0)):
                 self.db.executemany(sql, [args for _, args in rows])
-        if self._fold_rest:  # the checkpoint thread could not catch up: fold the frames it left
+        self._commits += 1
+        if self._fold_rest or (self._commits % WAL_CHECK_COMMITS == 0 and self._wal_over_limit()):
+            # the checkpoint thread could not catch up, or the WAL is past its limit: fold it here
             self._fold_rest = False
             with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
                 self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _wal_over_limit(self) -> bool:
+        """Whether the WAL's file is past :data:`WAL_LIMIT_BYTES` (never, before checkpoints start)."""
+        if self._checkpointer is None:
+            return False
+        try:
+            return os.stat(f"{self.path}-wal").st_size > WAL_LIMIT_BYTES
+        except OSError:
+            return False
 
     def commit(self) -> None:
         """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
@@ -631,6 +651,7 @@ class Store:
         if self.path == ":memory:" or self._checkpointer is not None:
             return
         self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")  # the WAL cut back when it starts over
         self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
         self._checkpointer.start()
 
@@ -839,11 +860,11 @@ class Store:
         games: list[GameRow] = []
         damaged: list[DamagedRecordError] = []
         checked: list[_GameColumns] = []
-        for row in rows:
+        for columns in rows:
             try:
-                checked.append(_checked(row, _GameColumns, _GAME_COLUMNS))
+                checked.append(_checked(columns, _GameColumns, _GAME_COLUMNS))
             except ValueError as exc:
-                damaged.append(DamagedRecordError(int(row[0]), str(row[1]), str(exc)))
+                damaged.append(DamagedRecordError(int(columns[0]), str(columns[1]), str(exc)))
         journaled, unreadable = self._journal_actions(
             {row.id: (row.first_move, row.last_move) for row in checked if row.actions is None}
         )
