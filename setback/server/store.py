@@ -774,7 +774,8 @@ class Store:
         tables = self.db.execute(
             f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
         ).fetchall()
-        unfinished = [self._unfinished_game(row[0]) for row in tables]
+        in_play = self._unfinished_games()
+        unfinished = [in_play.get(row[0]) if row[0] is not None else None for row in tables]
         games, damaged = self._with_actions([
             found for game_id in unfinished if game_id is not None
             for found in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
@@ -785,12 +786,15 @@ class Store:
             self._open_table(row, game_id, read, unreadable) for row, game_id in zip(tables, unfinished, strict=True)
         ]
 
-    def _unfinished_game(self, table_id: object) -> int | None:
-        """The id of the table's unfinished game, if it has one."""
-        unfinished = self.db.execute(
-            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (table_id,)
-        ).fetchone()
-        return int(unfinished[0]) if unfinished else None
+    def _unfinished_games(self) -> dict[object, int]:
+        """Each table's unfinished game (the newest, should a damaged file hold more than one),
+        by the table's id as the games' rows hold it: one pass over the games, where a query a
+        table would pass over all of them for each table that has none."""
+        return {
+            table_id: int(game_id) for table_id, game_id in self.db.execute(
+                f"SELECT table_id, MAX(id) FROM games WHERE {_IN_PLAY} GROUP BY table_id"
+            )
+        }
 
     def _open_table(
         self, row: tuple[Any, ...], game_id: int | None, read: dict[int, GameRow], unreadable: dict[int, str]
