@@ -561,7 +561,8 @@ _journal_rows = msgspec.json.Decoder(list[tuple[int, int, str, int]])
 
 def _records_of(path: Path, seen: set[tuple[str, int]], wal_peak: int) -> dict[str, Any]:
     """What the held server's records file says: its size and its WAL's (now, and the peak
-    sampled), the games finished, the actions the clock chose (timeouts), and how many of the
+    sampled), the games finished, the actions and the turns that took them (journal rows), the
+    actions the clock chose (timeouts), and how many of the
     games the bots saw end (``seen``) are not recorded as finished."""
     import sqlite3
 
@@ -572,9 +573,10 @@ def _records_of(path: Path, seen: set[tuple[str, int]], wal_peak: int) -> dict[s
         finished = {(str(table), int(number)) for table, number in db.execute(
             "SELECT table_id, number FROM games WHERE finished IS NOT NULL"
         )}
-        actions = timeouts = 0
+        actions = timeouts = turns = 0
         for (text,) in db.execute("SELECT actions FROM journal"):
             entries = _journal_rows.decode(text)
+            turns += 1
             actions += len(entries)
             timeouts += sum(1 for entry in entries if entry[3] == BY_CLOCK)
     finally:
@@ -582,7 +584,7 @@ def _records_of(path: Path, seen: set[tuple[str, int]], wal_peak: int) -> dict[s
     return {
         "db_bytes": _file_size(path), "wal_bytes": _file_size(Path(f"{path}-wal")), "wal_peak_bytes": wal_peak,
         "games_finished": len(finished), "games_seen_to_end": len(seen), "seen_not_recorded": len(seen - finished),
-        "actions": actions, "timeouts": timeouts,
+        "actions": actions, "turns": turns, "timeouts": timeouts,
     }
 
 
