@@ -486,9 +486,10 @@ WARM_UP_SHARE = 0.25
 memory grows until then; tests/test_soak.py), but no longer than this share of the hold."""
 
 
-def hold(tables: int, seconds: float) -> dict[str, Any]:
+def hold(tables: int, seconds: float, clock: float | None = HOLD_CLOCK) -> dict[str, Any]:
     """Hold ``tables`` tables of four bots playing for ``seconds`` after a warm-up (every table
-    through a game), each decision on the server's default clock: decisions/s, p50/p99, protocol
+    through a game), each decision on a clock of ``clock`` seconds (None: untimed, as the
+    table counts' runs are): decisions/s, p50/p99, protocol
     errors, connections lost, the server's RSS when idle and at the hold's start, middle and end,
     its records (file and WAL sizes; timeouts, as the records name them; every game the bots saw
     end found there), and its RSS growth per bot."""
@@ -500,7 +501,7 @@ def hold(tables: int, seconds: float) -> dict[str, Any]:
         time.sleep(0.3)
         idle = server.rss_kb()
         tally = Tally(rtts=None, buckets={}, games=set())
-        result: dict[str, Any] = {"connections": 4 * tables, "hold_seconds": seconds}
+        result: dict[str, Any] = {"connections": 4 * tables, "hold_seconds": seconds, "clock": clock}
         rss: dict[str, int] = {"idle": idle}
         wal_peak = [0]
 
@@ -512,7 +513,7 @@ def hold(tables: int, seconds: float) -> dict[str, Any]:
         async def go() -> None:
             sampling = asyncio.create_task(sample_sizes())
             seating = time.perf_counter()
-            async with playing("setback", server.port, tables, tally, HOLD_CLOCK) as bots:
+            async with playing("setback", server.port, tables, tally, clock) as bots:
                 result["seated_seconds"] = round(time.perf_counter() - seating, 1)
                 warming = time.perf_counter()
                 assert tally.games is not None
@@ -627,14 +628,14 @@ def _row(tables: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run(
     table_counts: list[int], tables_held: int, seconds: float, repeat: int = 1, transport: str = "tcp",
-    hold_seconds: float | None = None,
+    hold_seconds: float | None = None, hold_clock: float | None = HOLD_CLOCK,
 ) -> dict[str, Any]:
     """Each table count's runs, then the hold of ``tables_held`` tables for ``hold_seconds``
-    (``seconds`` unless given)."""
+    (``seconds`` unless given), on a clock of ``hold_clock`` seconds a decision (None: untimed)."""
     rows = []
     for tables in table_counts:
         rows.append(_row(tables, [_pair(tables, seconds, transport) for _ in range(repeat)]))
-    held = hold(tables_held, hold_seconds or seconds) if tables_held else None
+    held = hold(tables_held, hold_seconds or seconds, hold_clock) if tables_held else None
     return {
         "benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "repeat": repeat, "rows": rows,
         "hold": held, "transport": transport,
@@ -680,6 +681,10 @@ def main(argv: list[str] | None = None) -> None:
         "--hold-seconds", type=positive_seconds, help="how long the hold lasts after its warm-up (default: --seconds)"
     )
     parser.add_argument(
+        "--hold-clock", type=float, default=HOLD_CLOCK,
+        help=f"seconds a decision may take at a held table (default {HOLD_CLOCK:g}; 0: untimed)",
+    )
+    parser.add_argument(
         "--repeat", type=at_least_one, default=1,
         help="runs of both servers at each table count, alternating; figures are medians (default 1)",
     )
@@ -696,7 +701,10 @@ def main(argv: list[str] | None = None) -> None:
         _serve(args.serve, args.folder)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    result = run(args.tables, max(0, args.hold), args.seconds, args.repeat, args.transport, args.hold_seconds)
+    result = run(
+        args.tables, max(0, args.hold), args.seconds, args.repeat, args.transport, args.hold_seconds,
+        args.hold_clock if args.hold_clock > 0 else None,
+    )
     if args.json:
         print(json.dumps(result))
         return
