@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -257,7 +258,7 @@ def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
     ratios, medians over the runs; the records files the server under test wrote are gone with it."""
     done = subprocess.run(
         [sys.executable, "-m", "setback", "bench", "server",
-         "--tables", "2", "--hold", "3", "--seconds", "0.4", "--repeat", "2", "--json"],
+         "--tables", "2", "--hold", "3", "--seconds", "0.4", "--hold-seconds", "1.5", "--repeat", "2", "--json"],
         capture_output=True, text=True, check=True, timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     assert list(tmp_path.iterdir()) == [], "a benchmark leaves no records file behind"
@@ -274,7 +275,14 @@ def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
     assert row["ratio_p99"] == min(run["ratio_p99"] for run in row["runs"]), "of two, the lower middle"
     assert row["setback"]["decisions_per_s"] == min(run["setback"]["decisions_per_s"] for run in row["runs"])
     held = figures["hold"]
-    assert held["connections"] == 12 and held["errors"] == 0
+    assert held["connections"] == 12 and held["errors"] == 0 and held["bots_lost"] == 0
+    assert held["p50_ms"] <= held["p99_ms"] and held["decisions_per_s"] > 0
+    records = held["records"]
+    assert records["games_seen_to_end"] > 0 and records["seen_not_recorded"] == 0, "every game ended is recorded"
+    assert records["games_finished"] >= records["games_seen_to_end"] and records["timeouts"] == 0
+    assert records["actions"] > 0 and records["db_bytes"] > 0
+    if sys.platform == "linux":
+        assert set(held["server_rss_kb"]) == {"idle", "start", "middle", "end"}
     assert figures["build"] == compiled.STATUS  # which server was measured: compiled or Python
 
 
@@ -295,6 +303,20 @@ def test_bench_server_medians_are_each_figures_and_each_ratios_own() -> None:
     assert row["setback"]["server_cpu_us_per_decision"] == 12.0, "a run that could not tell is left out"
     assert row["runs"] == pairs
     assert "runs" not in bench_server._row(50, pairs[:1]) and bench_server._row(50, pairs[:1])["ratio_p99"] == 3.5
+
+
+def test_a_holds_round_trips_counted_in_buckets_give_the_quantiles_of_the_list() -> None:
+    """A hold keeps its round trips as counts in buckets 0.5% wide: its p50 and p99 are those
+    of the whole list to within a bucket."""
+    rng = random.Random(7)
+    rtts = [rng.lognormvariate(-7, 1) for _ in range(20_000)]
+    listed, bucketed = bench_server.Tally(), bench_server.Tally(rtts=None, buckets={})
+    for rtt in rtts:
+        listed.note(rtt)
+        bucketed.note(rtt)
+    assert bucketed.decisions == listed.decisions == 20_000
+    for share in (0.5, 0.99):
+        assert bucketed.quantile(share) == pytest.approx(listed.quantile(share), rel=0.003)
 
 
 def test_an_unknown_bot_is_named_before_the_count_is_checked(capsys: pytest.CaptureFixture[str]) -> None:

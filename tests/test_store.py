@@ -477,3 +477,26 @@ def test_a_tables_chat_reads_back_its_latest_lines_oldest_first(tmp_path: Path) 
     assert store.table_chat("t1", 50) == [(f"p{n % 3}", f"line {n}") for n in range(10, 60)]
     assert store.table_chat("t3", 50) == []
     store.close()
+
+
+def test_the_wal_stays_within_its_limit_when_no_round_folds_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commits faster than the checkpoint thread's rounds fold them (here, no round at all) do not
+    grow the WAL past its limit: the writer folds it itself, it starts over and its file is cut
+    back, so it holds at most the limit and the commits between two looks at its size."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    monkeypatch.setattr(store_module, "WAL_LIMIT_BYTES", 256 << 10)
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    store.start_checkpoints()
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    peak = 0
+    for commit in range(3000):
+        store.add_action(game_id, commit % 2, f"play {commit % 52}", 0)
+        store.add_hand(game_id, commit, {"hand": commit, "points": "x" * 200})
+        store.commit()
+        peak = max(peak, Path(f"{db}-wal").stat().st_size)
+    store.close()
+    assert db.stat().st_size > 256 << 10, "the commits wrote more than the limit"
+    assert peak <= 2 * (256 << 10), f"the WAL reached {peak} bytes"
+    row = Store(db).game(game_id)
+    assert row is not None and len(row.actions) == 3000

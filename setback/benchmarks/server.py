@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import shutil
 import subprocess
@@ -47,6 +48,7 @@ import msgspec
 from setback import compiled
 from setback.benchmarks import positive_seconds
 from setback.protocol import MAX_SERVER_LINE_BYTES
+from setback.server.files import raise_open_files
 
 HELLO = b'{"type":"hello","version":"1.0","name":"bench","kind":"bot","events":false}\n'
 
@@ -66,6 +68,18 @@ _mini = msgspec.json.Decoder(_MiniDecide)
 _encoder = msgspec.json.Encoder()
 
 
+BUCKETS_PER_E = 200
+"""A held run's round trips are counted in buckets of logarithmic width, 0.5% each."""
+
+
+class _GameOver(msgspec.Struct):
+    table: str
+    game: int
+
+
+_game_over = msgspec.json.Decoder(_GameOver)
+
+
 @dataclass
 class Tally:
     """What the bots saw while ``counting``: decisions answered, ``error`` messages (a
@@ -78,6 +92,32 @@ class Tally:
     counting: bool = False
     cpu_us_per_decision: float | None = None
     """The server's CPU time while counting, per decision, where the platform tells it."""
+    buckets: dict[int, int] | None = None
+    """With no ``rtts``: the round trips counted by bucket (:data:`BUCKETS_PER_E`), which a
+    hold of minutes keeps in a few kilobytes."""
+    games: set[tuple[str, int]] | None = None
+    """If a set: every game the bots saw end, counting or not, as (table, game number)."""
+
+    def note(self, seconds: float) -> None:
+        """A decision answered ``seconds`` after its act (while counting)."""
+        self.decisions += 1
+        if self.rtts is not None:
+            self.rtts.append(seconds)
+        elif self.buckets is not None:
+            bucket = math.floor(math.log(max(seconds, 1e-7)) * BUCKETS_PER_E)
+            self.buckets[bucket] = self.buckets.get(bucket, 0) + 1
+
+    def quantile(self, share: float) -> float:
+        """The round trip ``share`` of the counted ones are within, in seconds (0 with none)."""
+        if self.rtts is not None or not self.buckets:
+            rtts = sorted(self.rtts or [0.0])
+            return rtts[min(len(rtts) - 1, int(len(rtts) * share))]
+        rank = int(sum(self.buckets.values()) * share)
+        for bucket, count in sorted(self.buckets.items()):
+            rank -= count
+            if rank < 0:
+                return math.exp((bucket + 0.5) / BUCKETS_PER_E)
+        return math.exp((max(self.buckets) + 0.5) / BUCKETS_PER_E)
 
 
 # -- the servers under test -------------------------------------------------------------
@@ -200,8 +240,15 @@ Closers = list[Callable[[], None]]
 """What ends a table's connections when the bots stop."""
 
 
+def _create_table(index: int, clock: float | None) -> bytes:
+    """The line that creates bench table ``index``, its decisions on a clock of ``clock`` seconds (None: untimed)."""
+    seconds = b"null" if clock is None else str(clock).encode()
+    return b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":%s}}' % (index, seconds)
+
+
 async def _setback_table(
-    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]],
+    clock: float | None = None,
 ) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
     for _, writer in conns:
@@ -209,7 +256,7 @@ async def _setback_table(
     for reader, _ in conns:
         await reader.readline()
     first_reader, first_writer = conns[0]
-    first_writer.write(b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}\n' % index)
+    first_writer.write(_create_table(index, clock) + b"\n")
     while not (reply := json.loads(await first_reader.readline())).get("id"):
         pass  # lobby updates about other tables come first
     table = reply["table"]["table"]
@@ -227,16 +274,15 @@ def _answer(line: bytes, tally: Tally, last_act: list[float]) -> bytes | None:
         decide = _mini.decode(line)
         assert decide.view is not None
         if tally.counting and last_act[0]:
-            if tally.rtts is not None:
-                tally.rtts.append(now - last_act[0])
-            tally.decisions += 1
+            tally.note(now - last_act[0])
         last_act[0] = time.perf_counter()
         return b'{"type":"act","request":%d,"action":"%s"}\n' % (decide.request, decide.view.legal[0].encode())
     if line.startswith(b'{"type":"game_over"'):  # the answer to the game's last act
         if tally.counting and last_act[0]:
-            if tally.rtts is not None:
-                tally.rtts.append(time.perf_counter() - last_act[0])
-            tally.decisions += 1
+            tally.note(time.perf_counter() - last_act[0])
+        if tally.games is not None:
+            over = _game_over.decode(line)
+            tally.games.add((over.table, over.game))
         last_act[0] = 0.0  # the next game's first decide answers the seats' ready, not an act
         return b'{"type":"ready"}\n'
     if line.startswith(b'{"type":"error"'):
@@ -303,7 +349,8 @@ class _WsBot:
 
 
 async def _ws_table(
-    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]],
+    clock: float | None = None,
 ) -> Closers:
     """A table of four minimal bots, each on the browser table's WebSocket."""
     conns = [await _WsBot.connect(port) for _ in range(4)]
@@ -312,7 +359,7 @@ async def _ws_table(
     for bot in conns:
         await bot.recv()
     first = conns[0]
-    first.send(b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}' % index)
+    first.send(_create_table(index, clock))
     while not (reply := json.loads(await first.recv())).get("id"):
         pass  # lobby updates about other tables come first
     table = reply["table"]["table"]
@@ -333,7 +380,8 @@ async def _ws_bot(bot: _WsBot, tally: Tally, last_act: list[float], started: asy
 
 
 async def _echo_table(
-    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]]
+    port: int, index: int, tally: Tally, started: asyncio.Event, tasks: list[asyncio.Task[None]],
+    clock: float | None = None,
 ) -> Closers:
     conns = [await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES) for _ in range(4)]
 
@@ -350,9 +398,7 @@ async def _echo_table(
                     return
                 decide = _mini.decode(line)
                 if tally.counting:
-                    if tally.rtts is not None:
-                        tally.rtts.append(time.perf_counter() - sent)
-                    tally.decisions += 1
+                    tally.note(time.perf_counter() - sent)
                 if decide.type == "error":
                     tally.errors += 1
                 seat = (seat + 1) % 4
@@ -362,11 +408,14 @@ async def _echo_table(
 
 
 @contextlib.asynccontextmanager
-async def playing(kind: str, port: int, tables: int, tally: Tally) -> AsyncIterator[list[asyncio.Task[None]]]:
+async def playing(
+    kind: str, port: int, tables: int, tally: Tally, clock: float | None = None
+) -> AsyncIterator[list[asyncio.Task[None]]]:
     """``tables`` tables of four minimal bots (``kind`` "setback"; "setback-ws": the same over
     the browser table's WebSocket; "echo": the baseline's relays) playing at the server on
-    ``port`` until the block ends, counting into ``tally``. Yields the bots' tasks: one that is
-    done before the end lost its connection."""
+    ``port`` until the block ends, counting into ``tally``; ``clock``: the seconds a decision
+    may take at each table (None: untimed). Yields the bots' tasks: one that is done before
+    the end lost its connection."""
     started = asyncio.Event()
     make = {"setback": _setback_table, "setback-ws": _ws_table, "echo": _echo_table}[kind]
     tasks: list[asyncio.Task[None]] = []
@@ -374,7 +423,7 @@ async def playing(kind: str, port: int, tables: int, tally: Tally) -> AsyncItera
     try:
         for start in range(0, tables, 50):
             batch = await asyncio.gather(
-                *(make(port, i, tally, started, tasks) for i in range(start, min(tables, start + 50)))
+                *(make(port, i, tally, started, tasks, clock) for i in range(start, min(tables, start + 50)))
             )
             closers.extend(c for cs in batch for c in cs)
         started.set()
@@ -405,12 +454,11 @@ async def _drive(kind: str, server: ServerProcess, tables: int, seconds: float) 
 
 
 def _figures(tally: Tally) -> dict[str, Any]:
-    rtts = sorted(tally.rtts or [0.0])
     return {
         "decisions_per_s": tally.decisions,
         "server_cpu_us_per_decision": tally.cpu_us_per_decision,
-        "p50_ms": round(1000 * rtts[len(rtts) // 2], 3),
-        "p99_ms": round(1000 * rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))], 3),
+        "p50_ms": round(1000 * tally.quantile(0.5), 3),
+        "p99_ms": round(1000 * tally.quantile(0.99), 3),
         "errors": tally.errors,
     }
 
@@ -430,24 +478,115 @@ def measure(kind: str, tables: int, seconds: float) -> dict[str, Any]:
         server.stop()
 
 
-def memory_per_bot(tables: int, seconds: float) -> dict[str, Any]:
-    """Hold ``tables`` tables of four bots playing; the server's RSS growth per bot."""
+HOLD_CLOCK = 60.0
+"""The seconds a decision may take at a held table (the server's default clock): a decision
+the server takes longer than that to answer is a timeout, which the records name."""
+WARM_UP_SHARE = 0.25
+"""The most of a hold spent warming up: until every table has played a game (the server's
+memory grows until then; tests/test_soak.py), but no longer than this share of the hold."""
+
+
+def hold(tables: int, seconds: float, clock: float | None = HOLD_CLOCK) -> dict[str, Any]:
+    """Hold ``tables`` tables of four bots playing for ``seconds`` after a warm-up (every table
+    through a game), each decision on a clock of ``clock`` seconds (None: untimed, as the
+    table counts' runs are): decisions/s, p50/p99, protocol
+    errors, connections lost, the server's RSS when idle and at the hold's start, middle and end,
+    its records (file and WAL sizes; timeouts, as the records name them; every game the bots saw
+    end found there), and its RSS growth per bot."""
+    raise_open_files()  # four connections a table, this process's end of them
     server = ServerProcess("setback")
+    assert server.folder is not None
+    records = Path(server.folder) / "bench.sqlite3"
     try:
         time.sleep(0.3)
-        before = server.rss_kb()
-        result: dict[str, Any] = {}
+        idle = server.rss_kb()
+        tally = Tally(rtts=None, buckets={}, games=set())
+        result: dict[str, Any] = {"connections": 4 * tables, "hold_seconds": seconds, "clock": clock}
+        rss: dict[str, int] = {"idle": idle}
+        wal_peak = [0]
+
+        async def sample_sizes() -> None:
+            while True:
+                wal_peak[0] = max(wal_peak[0], _file_size(Path(f"{records}-wal")))
+                await asyncio.sleep(0.5)
 
         async def go() -> None:
-            tally = await _drive("setback", server, tables, seconds)
+            sampling = asyncio.create_task(sample_sizes())
+            seating = time.perf_counter()
+            async with playing("setback", server.port, tables, tally, clock) as bots:
+                result["seated_seconds"] = round(time.perf_counter() - seating, 1)
+                warming = time.perf_counter()
+                assert tally.games is not None
+                for _ in range(math.ceil(WARM_UP_SHARE * seconds / 0.5)):
+                    if len(tally.games) >= tables:
+                        break
+                    await asyncio.sleep(0.5)
+                result["warm_up_seconds"] = round(time.perf_counter() - warming, 1)
+                rss["start"] = server.rss_kb()
+                cpu_before = server.cpu_seconds()
+                tally.counting = True
+                began = time.perf_counter()
+                await asyncio.sleep(seconds / 2)
+                rss["middle"] = server.rss_kb()
+                await asyncio.sleep(max(0.0, began + seconds - time.perf_counter()))
+                tally.counting = False
+                elapsed = time.perf_counter() - began
+                rss["end"] = server.rss_kb()
+                cpu_after = server.cpu_seconds()
+                result["bots_lost"] = sum(bot.done() for bot in bots)
+            sampling.cancel()
+            if cpu_before is not None and cpu_after is not None and tally.decisions:
+                tally.cpu_us_per_decision = round(1e6 * (cpu_after - cpu_before) / tally.decisions, 2)
+            tally.decisions = round(tally.decisions / elapsed)
             result.update(_figures(tally))
-            result["server_rss_growth_kb_per_bot"] = round((server.rss_kb() - before) / (4 * tables), 2)
 
         _run(go())
-        result["connections"] = 4 * tables
+        time.sleep(0.5)  # the server's last turns committed
+        result["server_rss_kb"] = rss
+        result["server_rss_growth_kb_per_bot"] = round((rss["end"] - idle) / (4 * tables), 2)
+        result["records"] = _records_of(records, tally.games or set(), wal_peak[0])
         return result
     finally:
         server.stop()
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+_journal_rows = msgspec.json.Decoder(list[tuple[int, int, str, int]])
+
+
+def _records_of(path: Path, seen: set[tuple[str, int]], wal_peak: int) -> dict[str, Any]:
+    """What the held server's records file says: its size and its WAL's (now, and the peak
+    sampled), the games finished, the actions and the turns that took them (journal rows), the
+    actions the clock chose (timeouts), and how many of the
+    games the bots saw end (``seen``) are not recorded as finished."""
+    import sqlite3
+
+    from setback.server.store import BY_CLOCK
+
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        finished = {(str(table), int(number)) for table, number in db.execute(
+            "SELECT table_id, number FROM games WHERE finished IS NOT NULL"
+        )}
+        actions = timeouts = turns = 0
+        for (text,) in db.execute("SELECT actions FROM journal"):
+            entries = _journal_rows.decode(text)
+            turns += 1
+            actions += len(entries)
+            timeouts += sum(1 for entry in entries if entry[3] == BY_CLOCK)
+    finally:
+        db.close()
+    return {
+        "db_bytes": _file_size(path), "wal_bytes": _file_size(Path(f"{path}-wal")), "wal_peak_bytes": wal_peak,
+        "games_finished": len(finished), "games_seen_to_end": len(seen), "seen_not_recorded": len(seen - finished),
+        "actions": actions, "turns": turns, "timeouts": timeouts,
+    }
 
 
 def _pair(tables: int, seconds: float, transport: str = "tcp") -> dict[str, Any]:
@@ -487,11 +626,16 @@ def _row(tables: int, pairs: list[dict[str, Any]]) -> dict[str, Any]:
     return row
 
 
-def run(table_counts: list[int], hold: int, seconds: float, repeat: int = 1, transport: str = "tcp") -> dict[str, Any]:
+def run(
+    table_counts: list[int], tables_held: int, seconds: float, repeat: int = 1, transport: str = "tcp",
+    hold_seconds: float | None = None, hold_clock: float | None = HOLD_CLOCK,
+) -> dict[str, Any]:
+    """Each table count's runs, then the hold of ``tables_held`` tables for ``hold_seconds``
+    (``seconds`` unless given), on a clock of ``hold_clock`` seconds a decision (None: untimed)."""
     rows = []
     for tables in table_counts:
         rows.append(_row(tables, [_pair(tables, seconds, transport) for _ in range(repeat)]))
-    held = memory_per_bot(hold, seconds) if hold else None
+    held = hold(tables_held, hold_seconds or seconds, hold_clock) if tables_held else None
     return {
         "benchmark": "server", "build": compiled.STATUS, "seconds": seconds, "repeat": repeat, "rows": rows,
         "hold": held, "transport": transport,
@@ -534,6 +678,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seconds", type=positive_seconds, default=5.0, help="measuring time per run (default 5)")
     parser.add_argument(
+        "--hold-seconds", type=positive_seconds, help="how long the hold lasts after its warm-up (default: --seconds)"
+    )
+    parser.add_argument(
+        "--hold-clock", type=float, default=HOLD_CLOCK,
+        help=f"seconds a decision may take at a held table (default {HOLD_CLOCK:g}; 0: untimed)",
+    )
+    parser.add_argument(
         "--repeat", type=at_least_one, default=1,
         help="runs of both servers at each table count, alternating; figures are medians (default 1)",
     )
@@ -550,7 +701,10 @@ def main(argv: list[str] | None = None) -> None:
         _serve(args.serve, args.folder)
         return
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    result = run(args.tables, max(0, args.hold), args.seconds, args.repeat, args.transport)
+    result = run(
+        args.tables, max(0, args.hold), args.seconds, args.repeat, args.transport, args.hold_seconds,
+        args.hold_clock if args.hold_clock > 0 else None,
+    )
     if args.json:
         print(json.dumps(result))
         return
@@ -574,8 +728,17 @@ def main(argv: list[str] | None = None) -> None:
                   f"ratio {min(ratios)} to {max(ratios)}, p99 x {min(p99x)} to {max(p99x)}")
     if result["hold"]:
         held = result["hold"]
-        print(f"held {held['connections']} connections: {held['decisions_per_s']} decisions/s, "
-              f"{held['errors']} protocol errors, server memory +{held['server_rss_growth_kb_per_bot']} KB per bot")
+        rss, records = held["server_rss_kb"], held["records"]
+        print(f"held {held['connections']} connections for {held['hold_seconds']:g} s "
+              f"(after {held['warm_up_seconds']} s of warm-up): {held['decisions_per_s']} decisions/s, "
+              f"p50 {held['p50_ms']} ms, p99 {held['p99_ms']} ms, "
+              f"{_micros(held['server_cpu_us_per_decision'])} server CPU a decision; {held['errors']} protocol errors, "
+              f"{records['timeouts']} timeouts, {held['bots_lost']} connections lost")
+        print(f"  server RSS: idle {rss['idle'] / 1024:.1f} MB, start {rss['start'] / 1024:.1f}, middle "
+              f"{rss['middle'] / 1024:.1f}, end {rss['end'] / 1024:.1f} (+{held['server_rss_growth_kb_per_bot']} KB "
+              f"per bot); records: {records['games_finished']} games finished, {records['seen_not_recorded']} of the "
+              f"{records['games_seen_to_end']} the bots saw end not among them; "
+              f"file {records['db_bytes'] / 1e6:.1f} MB, WAL peak {records['wal_peak_bytes'] / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ def update_spec(path: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-BENCHMARKS = ("engine", "server", "match", "hostile")
+BENCHMARKS = ("engine", "server", "match", "hostile", "records")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -67,7 +67,9 @@ def register(command: AddCommand) -> None:
     schema.add_argument(
         "--update-spec", type=Path, metavar="SPEC.md", help="write the generated parts of SPEC.md again from the code"
     )
-    bench = command("bench", cmd_bench, "run a benchmark against its baseline (engine, server, match, hostile)")
+    bench = command(
+        "bench", cmd_bench, "run a benchmark against its baseline (engine, server, match, hostile, records)"
+    )
     bench.add_argument("name", nargs="?", choices=BENCHMARKS, metavar="BENCHMARK", help=" or ".join(BENCHMARKS))
     bench.add_argument(
         "rest", nargs=argparse.REMAINDER, metavar="...", help="the benchmark's options: setback bench BENCHMARK --help"

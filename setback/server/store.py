@@ -60,6 +60,14 @@ CHECKPOINT_SECONDS = 2.0
 round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
 (README, "Figures"): the WAL holds up to a round's worth of commits, some 70 MB under the
 benchmark's load at 50 tables, little at a club's."""
+WAL_LIMIT_BYTES = 128 << 20
+"""The most the WAL may hold before the writer folds it itself, whatever the checkpoint thread
+managed: writing faster than a round folds (``setback bench records`` writes several times
+faster than the server plays) would otherwise grow the WAL past any size, since a round
+starts over only once it has caught up. Once folded, the WAL starts over and its file is cut
+back to this size. Under a server's load the rounds keep it well below (README, "Figures")."""
+WAL_CHECK_COMMITS = 16
+"""Commits between two looks at the WAL's size (a ``stat`` of its file)."""
 CHECKPOINT_PASSES = 8
 """Passes a checkpoint round makes at most, each folding what was committed during the one
 before. A pass that finds nothing new leaves the WAL all folded, and the next commit starts
@@ -457,6 +465,7 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._fold_rest = False
         """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
+        self._commits = 0
         self._closing = threading.Event()
         self._claim: IO[bytes] | None = None
         self._ratings = {
@@ -585,10 +594,21 @@ class Store:
             self.db.execute("BEGIN")
             for sql, rows in itertools.groupby(batch, key=operator.itemgetter(0)):
                 self.db.executemany(sql, [args for _, args in rows])
-        if self._fold_rest:  # the checkpoint thread could not catch up: fold the frames it left
+        self._commits += 1
+        if self._fold_rest or (self._commits % WAL_CHECK_COMMITS == 0 and self._wal_over_limit()):
+            # the checkpoint thread could not catch up, or the WAL is past its limit: fold it here
             self._fold_rest = False
             with contextlib.suppress(sqlite3.Error):  # busy: the next round tries again
                 self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _wal_over_limit(self) -> bool:
+        """Whether the WAL's file is past :data:`WAL_LIMIT_BYTES` (never, before checkpoints start)."""
+        if self._checkpointer is None:
+            return False
+        try:
+            return os.stat(f"{self.path}-wal").st_size > WAL_LIMIT_BYTES
+        except OSError:
+            return False
 
     def commit(self) -> None:
         """Commit every queued write now, on this thread (start-up, shut-down, tools, tests)."""
@@ -631,6 +651,7 @@ class Store:
         if self.path == ":memory:" or self._checkpointer is not None:
             return
         self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")  # the WAL cut back when it starts over
         self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
         self._checkpointer.start()
 
@@ -744,21 +765,42 @@ class Store:
 
     def open_tables(self) -> list[TableRow]:
         """Every table not closed, with its seats and its unfinished game. A table whose records
-        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`)."""
+        cannot be read is among them all the same, saying why (:attr:`TableRow.damage`).
+
+        The unfinished games are read together, in one pass over the journal turns they span:
+        a thousand tables in play, read one by one, would each read the journal from its game's
+        first turn to the end (a restart of minutes, not a fraction of a second)."""
         self.commit()
+        tables = self.db.execute(
+            f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
+        ).fetchall()
+        in_play = self._unfinished_games()
+        unfinished = [in_play.get(row[0]) if row[0] is not None else None for row in tables]
+        games, damaged = self._with_actions([
+            found for game_id in unfinished if game_id is not None
+            for found in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE id = ?", (game_id,))
+        ])
+        read = {game.id: game for game in games}
+        unreadable = {damage.game_id: damage.reason for damage in reversed(damaged)}  # the first said of each
         return [
-            self._open_table(row)
-            for row in self.db.execute(
-                f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE closed IS NULL ORDER BY number"
-            ).fetchall()
+            self._open_table(row, game_id, read, unreadable) for row, game_id in zip(tables, unfinished, strict=True)
         ]
 
-    def _open_table(self, row: tuple[Any, ...]) -> TableRow:
+    def _unfinished_games(self) -> dict[object, int]:
+        """Each table's unfinished game (the newest, should a damaged file hold more than one),
+        by the table's id as the games' rows hold it: one pass over the games, where a query a
+        table would pass over all of them for each table that has none."""
+        return {
+            table_id: int(game_id) for table_id, game_id in self.db.execute(
+                f"SELECT table_id, MAX(id) FROM games WHERE {_IN_PLAY} GROUP BY table_id"
+            )
+        }
+
+    def _open_table(
+        self, row: tuple[Any, ...], game_id: int | None, read: dict[int, GameRow], unreadable: dict[int, str]
+    ) -> TableRow:
+        """The table ``row`` holds, with its unfinished game ``game_id`` (read, or why it cannot be)."""
         table_id = str(row[0])
-        unfinished = self.db.execute(
-            f"SELECT id FROM games WHERE table_id = ? AND {_IN_PLAY} ORDER BY id DESC LIMIT 1", (row[0],)
-        ).fetchone()
-        game_id = int(unfinished[0]) if unfinished else None
         try:
             table = _checked(row, _TableColumns, _TABLE_COLUMNS)
             options = _decoded(_object_decoder, table.options, "options")
@@ -771,10 +813,9 @@ class Store:
         except ValueError as exc:
             return TableRow(table_id, 0, table_id, {}, 0, [], None, game_id, str(exc))
         opened = TableRow(table.id, table.number, table.name, options, table.games_played, seats, None, game_id)
-        try:
-            return replace(opened, game=self.game(game_id) if game_id is not None else None)
-        except DamagedRecordError as exc:
-            return replace(opened, damage=exc.reason)
+        if game_id is not None and game_id in unreadable:
+            return replace(opened, damage=unreadable[game_id])
+        return replace(opened, game=read.get(game_id) if game_id is not None else None)
 
     def last_table_number(self) -> int:
         """The highest number a table was given, as its number or in its id (``t3``): a table
@@ -813,14 +854,21 @@ class Store:
     def _games(self, where: str, args: tuple[Any, ...]) -> tuple[list[GameRow], list[DamagedRecordError]]:
         """The games a ``WHERE ...`` clause picks, in its order, each with its actions; and those
         of them whose record cannot be read, each saying why."""
+        return self._with_actions(
+            self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games {where}", args).fetchall()
+        )
+
+    def _with_actions(self, rows: list[tuple[Any, ...]]) -> tuple[list[GameRow], list[DamagedRecordError]]:
+        """The games ``rows`` of the games table hold, in their order, each with its actions
+        (the journal turns they span read once for all); and those whose record cannot be read."""
         games: list[GameRow] = []
         damaged: list[DamagedRecordError] = []
         checked: list[_GameColumns] = []
-        for row in self.db.execute(f"SELECT {', '.join(_GAME_COLUMNS)} FROM games {where}", args).fetchall():
+        for columns in rows:
             try:
-                checked.append(_checked(row, _GameColumns, _GAME_COLUMNS))
+                checked.append(_checked(columns, _GameColumns, _GAME_COLUMNS))
             except ValueError as exc:
-                damaged.append(DamagedRecordError(int(row[0]), str(row[1]), str(exc)))
+                damaged.append(DamagedRecordError(int(columns[0]), str(columns[1]), str(exc)))
         journaled, unreadable = self._journal_actions(
             {row.id: (row.first_move, row.last_move) for row in checked if row.actions is None}
         )
