@@ -20,10 +20,17 @@ def winning_seat(plays: Sequence[Draw | CardPlayed], trump: Suit, variant: Varia
     strength tables."""
     if not plays:
         raise ValueError("an empty trick has no winner")
-    tables = TABLES[variant].by_trump[trump]
-    strength = tables.lead_strength[plays[0].card]
+    strength = trick_strengths(plays[0].card, trump, variant)
     best = max(plays, key=lambda play: strength[play.card])  # the first of equals: cards are unique
     return best.seat
+
+
+def trick_strengths(lead: Card | int, trump: Suit, variant: Variant = Variant.STANDARD) -> tuple[int, ...]:
+    """How strongly each card (by its code) plays in a trick led by ``lead`` when ``trump`` is
+    trump in ``variant``: of the cards played to it, the strongest wins (the first of equals,
+    as :func:`winning_seat` has it; -1 never wins). For following a trick card by card, as
+    the server's views do, without going over its cards again."""
+    return TABLES[variant].by_trump[trump].lead_strength[lead]
 
 
 def suit_of(card: Card | int, trump: Suit, variant: Variant = Variant.STANDARD) -> Suit:

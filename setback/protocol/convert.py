@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec import UNSET
 
 from setback.engine import (
@@ -59,7 +61,7 @@ from setback.protocol.messages import (
     WireView,
 )
 
-ACTION_TEXT = tuple(str(action) for action in ACTIONS)
+ACTION_TEXT: Final[tuple[str, ...]] = tuple(str(action) for action in ACTIONS)
 
 
 def rules_to_wire(rules: Rules) -> WireRules:

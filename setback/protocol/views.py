@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -11,7 +11,6 @@ from setback.engine import (
     BidMade,
     CardPlayed,
     DealerChosen,
-    Draw,
     Event,
     GameWon,
     HandDealt,
@@ -23,7 +22,7 @@ from setback.engine import (
     Suit,
     TrickWon,
     TrumpPitched,
-    winning_seat,
+    trick_strengths,
 )
 from setback.protocol.convert import (
     ACTION_TEXT,
@@ -47,7 +46,7 @@ from setback.protocol.messages import (
 KEPT_ENCODED = ("rules", "bids", "tricks", "scores", "last_result", "outcome")
 """View fields that change a few times a hand at most: a decision line reuses their JSON."""
 
-_encoder = msgspec.json.Encoder()
+_encoder: Final = msgspec.json.Encoder()
 
 
 def _encoded_form(struct: type[msgspec.Struct], swap: dict[str, Any]) -> Any:
@@ -60,8 +59,8 @@ def _encoded_form(struct: type[msgspec.Struct], swap: dict[str, Any]) -> Any:
     return msgspec.defstruct(f"Encoded{struct.__name__}", fields, tag=config.tag, tag_field=config.tag_field, gc=False)
 
 
-_EncodedView = _encoded_form(WireView, dict.fromkeys(KEPT_ENCODED, msgspec.Raw))
-_EncodedDecide = _encoded_form(Decide, {"view": _EncodedView})
+_EncodedView: Final = _encoded_form(WireView, dict.fromkeys(KEPT_ENCODED, msgspec.Raw))
+_EncodedDecide: Final = _encoded_form(Decide, {"view": _EncodedView})
 
 
 class WireViews:
@@ -79,8 +78,9 @@ class WireViews:
     """
 
     __slots__ = (
-        "_encoded", "_laid", "_trump", "_variant", "bid", "bids", "dealer", "hand_number", "hands", "last_result",
-        "outcome", "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump", "winning",
+        "_best", "_encoded", "_strengths", "_trump", "_variant", "bid", "bids", "dealer", "hand_number", "hands",
+        "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump",
+        "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -95,11 +95,13 @@ class WireViews:
         self.bid: int | None = None
         self.trump: str | None = None
         self.trick: list[SeatCard] = []
-        self._laid: list[Draw] = []
-        """The trick in play as the engine's values, for the rule that names its winner."""
         self._trump: Suit | None = None
         self.winning: int | None = None
         """The seat whose card wins the trick in play so far (None while no card is in it)."""
+        self._strengths: tuple[int, ...] = ()
+        """How strongly each card plays in the trick in play (the rule's, from its first card)."""
+        self._best = 0
+        """The strength of the card that wins the trick in play so far."""
         self.tricks: list[WireTrick] = []
         self.scores = [0] * rules.sides
         self.last_result: WireHandResult | None = None
@@ -117,15 +119,19 @@ class WireViews:
             hand = self.hands[event.seat][:]  # a new list: views already made share the old one
             hand.remove(text)
             self.hands[event.seat] = hand
+            if not self.trick:  # it leads: how strongly each card plays follows from it
+                assert self._trump is not None  # the first card of the hand names it
+                self._strengths = trick_strengths(event.card, self._trump, self._variant)
+                self._best = -2  # below any card's, which the leader's beats
             self.trick = [*self.trick, SeatCard(event.seat, text)]
-            self._laid.append(Draw(event.seat, event.card))
-            assert self._trump is not None  # the first card of the hand names it
-            self.winning = winning_seat(self._laid, self._trump, self._variant)
+            strength = self._strengths[event.card]
+            if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
+                self._best = strength
+                self.winning = event.seat
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self.tricks = [*self.tricks, trick_to_wire(event)]
             self.trick = []
-            self._laid = []
             self.winning = None
             self._encoded.pop("tricks", None)
         elif kind is Passed or kind is BidMade:
@@ -150,7 +156,6 @@ class WireViews:
             self.bids = []
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self.trick = []
-            self._laid = []
             self.tricks = []
             self._encoded.pop("bids", None)
             self._encoded.pop("tricks", None)
@@ -209,8 +214,8 @@ class WireViews:
         hands = self.hands
         view = _EncodedView(  # WireView's fields, in its order (tests/test_remote_bots.py checks every field)
             seat, encoded["rules"], self.phase, self.hand_number, self.dealer, seat, hands[seat],
-            list(map(len, hands)), encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
-            encoded["tricks"], encoded["scores"], encoded["last_result"], list(map(ACTION_TEXT.__getitem__, legal)),
+            [len(hand) for hand in hands], encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
+            encoded["tricks"], encoded["scores"], encoded["last_result"], [ACTION_TEXT[code] for code in legal],
             encoded["outcome"], self.winning,
         )
         return _encoder.encode_lines((_EncodedDecide(table, request, seat, view, clock),))

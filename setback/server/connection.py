@@ -220,7 +220,7 @@ class Connection(asyncio.Protocol):
         or a ``ready`` is read first: an ``act`` the table accepts costs nothing, nor does the
         ``ready`` a game's start asks of each seat (one a game). The game paces those, and a
         fast bot table must not stall, however many games it plays (the server's hot path)."""
-        if b'"act"' in line or b'"ready"' in line:
+        if line.find(b'"act"') >= 0 or line.find(b'"ready"') >= 0:  # (``in`` first tries it as an int, and fails)
             try:
                 message = decode_client(line)
             except ProtocolError as error:
