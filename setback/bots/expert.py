@@ -22,8 +22,10 @@ import time
 from typing import Any
 
 from setback.bots.endgame import cards_left, value_after
-from setback.bots.search import Sampler, SearchBot, decision_deadline
-from setback.engine import ACTIONS, Action, Phase, View, state_from_view
+from setback.bots.odds import odds, win_chance
+from setback.bots.reading import Reader
+from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_value
+from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table, shared by its seats: 900 heads up, 450 at four."""
@@ -37,6 +39,30 @@ def endgame_cards(players: int) -> int:
     """The cards left in each hand from which the rest of the hand is solved exactly: three
     heads up (36 lines a sample at most), two at bigger tables."""
     return 3 if players == 2 else 2
+
+
+class MemoRollout(Rollout):
+    """The search's rollout policy, remembering each hand's bid and pitch: the samples of one
+    decision are played out once for each legal action, every seat bidding the same hand."""
+
+    def __init__(self, state: GameState, club: bool = True) -> None:
+        super().__init__(state, club)
+        self.amounts: dict[tuple[int, int], int] = {}
+        self.pitches: dict[tuple[int, int], int] = {}
+
+    def amount(self, hand: int, seat: int) -> int:
+        key = (hand, seat)
+        amount = self.amounts.get(key)
+        if amount is None:
+            amount = self.amounts[key] = super().amount(hand, seat)
+        return amount
+
+    def pitch(self, hand: int, seat: int) -> int:
+        key = (hand, seat)
+        card = self.pitches.get(key)
+        if card is None:
+            card = self.pitches[key] = super().pitch(hand, seat)
+        return card
 
 
 class ExpertBot(SearchBot):
@@ -54,6 +80,8 @@ class ExpertBot(SearchBot):
         play_by: str = "expert",
         infer_bids: bool = True,
         club: bool = True,
+        read: bool = True,
+        odds: bool = True,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -65,6 +93,10 @@ class ExpertBot(SearchBot):
         self.solves = solves
         self.bid_by = bid_by
         self.play_by = play_by
+        self.read = read
+        self.odds = odds
+        self.as_search = False
+        self.chances: list[float] | None = None
 
     @classmethod
     def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
@@ -82,7 +114,32 @@ class ExpertBot(SearchBot):
     def _by_search(self, view: View) -> Action:
         """The search bot's decision: by the wall clock of ``budget_ms``, as ``search`` is run."""
         self.playouts = None if self.budget_ms is not None else self._count(view)
-        return self.search(view)
+        self.as_search = True
+        try:
+            return self.search(view)
+        finally:
+            self.as_search = False
+
+    def rollout(self, state: GameState) -> Rollout:
+        """The search's rollouts, each hand's bid and pitch counted once a decision."""
+        return super().rollout(state) if self.as_search else MemoRollout(state, self.club)
+
+    def value(self, state: GameState, before: list[int], side: int) -> float:
+        """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
+        the game after the hand in ``state`` (1 or 0 when it is over); else the hand's points."""
+        chances = self.chances
+        if chances is None or self.as_search:
+            return hand_value(state, before, side)
+        outcome = state.outcome
+        if outcome is not None:
+            return 1.0 if outcome.winner == side else 0.0
+        return win_chance(chances, state.rules, state.scores, state.side_of[state.dealer], side)
+
+    def sampler(self, view: View) -> Sampler:
+        """With ``read`` (and not as search), samples that read the auction and the pitch."""
+        if self.read and self.infer_bids and not self.as_search:
+            return Reader(view)
+        return super().sampler(view)
 
     def _count(self, view: View) -> int:
         """The rollouts of one decision: ``playouts`` if given, else the table's share."""
@@ -90,6 +147,7 @@ class ExpertBot(SearchBot):
 
     def _expert(self, view: View) -> Action:
         self.playouts = self._count(view)
+        self.chances = odds(view.rules) if self.odds else None
         if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
             max(view.hand_sizes) <= endgame_cards(view.rules.players)
         ):
@@ -103,7 +161,7 @@ class ExpertBot(SearchBot):
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         legal = [a.code for a in view.legal]
-        sampler = Sampler(view, self.infer_bids)
+        sampler = self.sampler(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
@@ -112,7 +170,7 @@ class ExpertBot(SearchBot):
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)
-                totals[i] += value_after(state, root.hand_number, before)[side]
+                totals[i] += value_after(state, root.hand_number, before, self.value)[side]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
