@@ -82,6 +82,7 @@ class ExpertBot(SearchBot):
         club: bool = True,
         read: bool = True,
         odds: bool = True,
+        narrow: bool = True,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -95,6 +96,7 @@ class ExpertBot(SearchBot):
         self.play_by = play_by
         self.read = read
         self.odds = odds
+        self.narrow = narrow
         self.as_search = False
         self.chances: list[float] | None = None
 
@@ -119,6 +121,13 @@ class ExpertBot(SearchBot):
             return self.search(view)
         finally:
             self.as_search = False
+
+    def cuts(self, actions: int) -> list[int]:
+        """With ``narrow`` (and not as search), a count among three actions or more keeps the
+        better half after a quarter of its rollouts and again after half of them."""
+        if not self.narrow or self.as_search or actions < 3 or self.playouts is None:
+            return []
+        return [self.playouts // 4, self.playouts // 2]
 
     def rollout(self, state: GameState) -> Rollout:
         """The search's rollouts, each hand's bid and pitch counted once a decision."""

@@ -301,18 +301,28 @@ class SearchBot(Bot):
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
         done = 0
+        tried = list(range(len(legal)))
+        cuts = self.cuts(len(legal))
         while True:
             root = state_from_view(view, sampler.deal(self.rng))
             rollout = rollout or self.rollout(root)
-            for i, code in enumerate(legal):
+            for i in tried:
                 state = root.clone(self.rng)
-                state.apply_action(code)
+                state.apply_action(legal[i])
                 rollout.play_out(state)
                 totals[i] += self.value(state, before, side)
-            done += len(legal)
+            done += len(tried)
             if (self.playouts is not None and done >= self.playouts) or (
                 deadline is not None and time.perf_counter() >= deadline
             ):
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+            if cuts and done >= cuts[0]:
+                cuts.pop(0)
+                tried = sorted(sorted(tried, key=lambda i: (-totals[i], i))[: max(2, (len(tried) + 1) // 2)])
+        best = max(tried, key=lambda i: (totals[i], -i))
         return ACTIONS[legal[best]]
+
+    def cuts(self, actions: int) -> list[int]:
+        """After how many rollouts a decision among ``actions`` keeps only the better half of
+        them (the best two at least) for the rest of its samples: never, for the search."""
+        return []
