@@ -29,6 +29,9 @@ from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_v
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table, shared by its seats: 900 heads up, 450 at four."""
+BIDS = 1.0
+"""A bid decision's rollouts, as a multiple of a card's (``bids``): a bid's rollouts replay the
+play after the auction, so 900 cost a bid about what 900 cost a card heads up."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
 HALVES = ("expert", "search")
@@ -41,14 +44,44 @@ def endgame_cards(players: int) -> int:
     return 3 if players == 2 else 2
 
 
+def hand_over(state: GameState, hand: int) -> bool:
+    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
+    return state.hand_number != hand or state.phase is Phase.GAME_OVER
+
+
 class MemoRollout(Rollout):
-    """The search's rollout policy, remembering each hand's bid and pitch: the samples of one
-    decision are played out once for each legal action, every seat bidding the same hand."""
+    """The search's rollout policy, remembering what it worked out: the samples of one decision
+    are played out once for each legal action, every seat bidding the same hand, so each hand's
+    bid and pitch are counted once; and since the policy plays its cards the same whatever the
+    bid, a sample's play after the auction is worked out once for each seat that may pitch and
+    replayed for every bid that leaves that seat the pitcher."""
 
     def __init__(self, state: GameState, club: bool = True) -> None:
         super().__init__(state, club)
         self.amounts: dict[tuple[int, int], int] = {}
         self.pitches: dict[tuple[int, int], int] = {}
+        self.plays: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
+
+    def play_out(self, state: GameState) -> None:
+        if state.phase is not Phase.BIDDING:
+            return super().play_out(state)
+        hand = state.hand_number
+        while state.phase is Phase.BIDDING and state.hand_number == hand:
+            state.apply_action(self.action(state))
+        if hand_over(state, hand):
+            return None
+        key = (tuple(state.hands), state.pitcher)
+        plays = self.plays.get(key)
+        if plays is not None:
+            for code in plays:
+                state.apply_action(code)
+            return None
+        plays = self.plays[key] = []
+        while not hand_over(state, hand):
+            code = self.action(state)
+            plays.append(code)
+            state.apply_action(code)
+        return None
 
     def amount(self, hand: int, seat: int) -> int:
         key = (hand, seat)
@@ -83,6 +116,7 @@ class ExpertBot(SearchBot):
         read: bool = True,
         odds: bool = True,
         narrow: bool = True,
+        bids: float = BIDS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -97,6 +131,8 @@ class ExpertBot(SearchBot):
         self.read = read
         self.odds = odds
         self.narrow = narrow
+        self.bids = bids
+        self.bidding = False
         self.as_search = False
         self.chances: list[float] | None = None
 
@@ -123,9 +159,11 @@ class ExpertBot(SearchBot):
             self.as_search = False
 
     def cuts(self, actions: int) -> list[int]:
-        """With ``narrow`` (and not as search), a count among three actions or more keeps the
-        better half after a quarter of its rollouts and again after half of them."""
-        if not self.narrow or self.as_search or actions < 3 or self.playouts is None:
+        """With ``narrow`` (and not as search), a count among three cards or more keeps the
+        better half after a quarter of its rollouts and again after half of them. A bid does not
+        narrow: its rollouts replay the play after the auction, so a sample costs a bid about
+        what its first rollout costs, and fewer bids to try would only draw more samples."""
+        if not self.narrow or self.as_search or actions < 3 or self.playouts is None or self.bidding:
             return []
         return [self.playouts // 4, self.playouts // 2]
 
@@ -151,11 +189,14 @@ class ExpertBot(SearchBot):
         return super().sampler(view)
 
     def _count(self, view: View) -> int:
-        """The rollouts of one decision: ``playouts`` if given, else the table's share."""
-        return self.fixed or PLAYOUTS_PER_TABLE // view.rules.players
+        """The rollouts of one decision: ``playouts`` if given, else the table's share; a bid
+        ``bids`` times as many."""
+        count = self.fixed or PLAYOUTS_PER_TABLE // view.rules.players
+        return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
     def _expert(self, view: View) -> Action:
         self.playouts = self._count(view)
+        self.bidding = view.phase is Phase.BIDDING
         self.chances = odds(view.rules) if self.odds else None
         if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
             max(view.hand_sizes) <= endgame_cards(view.rules.players)
