@@ -13,11 +13,11 @@ from deals import act, cards, deal
 
 from setback.bots import ExpertBot, bot_factory
 from setback.bots.endgame import solve, value_after
-from setback.bots.expert import endgame_cards
+from setback.bots.expert import MemoRollout, endgame_cards
 from setback.bots.odds import TABLES, odds, win_chance
 from setback.bots.odds import solve as odds_solve
 from setback.bots.reading import Reader
-from setback.bots.search import Sampler
+from setback.bots.search import Rollout, Sampler
 from setback.engine import Action, Game, Phase, Rules, View, mask_of, state_from_view
 
 SEAT_0 = "AS KS 10S 5S 2H 8C"
@@ -143,3 +143,34 @@ def test_the_expert_weighs_a_hand_by_its_chance_of_winning_at_two_sides() -> Non
     assert all(odds(r) is not None for r in TABLES)
     assert odds(Rules(players=3)) is None
     assert odds(Rules(players=2, target=21)) is None
+
+
+def test_a_bids_rollouts_replay_the_play_after_the_auction() -> None:
+    """Each bid played out by the remembering rollout ends as the plain rollout's does, while
+    the play after the auction is worked out once for each seat that pitched."""
+    game = Game(Rules(players=2), 4)
+    view = game.view(game.to_act)
+    root = state_from_view(view, Sampler(view).deal(random.Random(1)))
+    memo, plain = MemoRollout(root), Rollout(root)
+    legal = root.legal_actions()
+    for code in legal:
+        ends = []
+        for rollout in (memo, plain):
+            state = root.clone(random.Random(0))
+            state.apply_action(code)
+            rollout.play_out(state)
+            ends.append((state.scores, state.hands, state.hand_number))
+        assert ends[0] == ends[1]
+    assert 1 <= len(memo.plays) <= 2 < len(legal)
+
+
+def test_only_a_card_among_three_narrows() -> None:
+    """A counted card among three or more narrows twice; a bid, a choice of two, a bot without
+    ``narrow`` and the search's half never do."""
+    bot = ExpertBot(0, budget_ms=None, playouts=400)
+    bot.playouts = 400
+    assert bot.cuts(5) == [100, 200]
+    assert bot.cuts(2) == []
+    bot.bidding = True
+    assert bot.cuts(5) == []
+    assert ExpertBot(0, narrow=False).cuts(5) == []

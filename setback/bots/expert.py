@@ -1,19 +1,30 @@
-"""``expert``: the search bot's determinized Monte Carlo, with the hand's last tricks solved exactly.
+"""``expert``: the search bot's determinized Monte Carlo, reading the auction, weighing the score,
+with the hand's last tricks solved exactly.
 
 Bids and the early tricks are searched as :class:`setback.bots.search.SearchBot` searches
-them (samples of the hidden cards that keep the voids shown and explain the bids made, each
-action played out with the tactics' rollouts), but with a fixed count per decision, so a
-seed always gives the same game: ``playouts`` rollouts in all (by default
-:data:`PLAYOUTS_PER_TABLE` shared by the table's seats, about 40 ms of the fast core heads up),
-with ``budget_ms`` and the table's clock (:data:`setback.bots.search.CLOCK_SHARE` of
-``view.time_left``) only as caps. Once every seat holds at most :func:`endgame_cards`
-cards, each of ``solves`` samples is played out exactly instead (:mod:`setback.bots.endgame`):
-every seat plays the card best for its side, so the end of a hand is no longer left to the
-tactics' guesses.
+them (samples of the hidden cards, each action played out with the tactics' rollouts), but
+with a fixed count per decision, so a seed always gives the same game: ``playouts`` rollouts
+in all (by default :data:`PLAYOUTS_PER_TABLE` shared by the table's seats, about 40 ms of the
+fast core heads up; a bid ``bids`` times as many), with ``budget_ms`` and the table's clock
+(:data:`setback.bots.search.CLOCK_SHARE` of ``view.time_left``) only as caps. Beyond the search:
+
+- ``read``: samples read the passes and the pitch as well as the bids made
+  (:class:`setback.bots.reading.Reader`);
+- ``odds``: at a table of two sides, a hand is worth the chance of winning the game it leaves
+  (:mod:`setback.bots.odds`), not its points, so a bid weighs the score and the deal;
+- ``narrow``: a card chosen among three or more keeps only the better half of them after a
+  quarter and after half of its rollouts, so the rest go to the finalists;
+- rollouts remember each hand's bid and pitch, and a bid's replay the play after the auction
+  (:class:`MemoRollout`), so a bid costs about half what it did.
+
+Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
+played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
+its side, so the end of a hand is no longer left to the tactics' guesses.
 
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
-search bot does (by the wall clock, ``budget_ms``) and plays as the expert.
+search bot does (by the wall clock, ``budget_ms``, with the search's samples, values and
+rollouts) and plays as the expert.
 """
 
 from __future__ import annotations
