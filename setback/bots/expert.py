@@ -36,7 +36,6 @@ from setback.bots.endgame import cards_left, value_after
 from setback.bots.odds import odds, win_chance
 from setback.bots.reading import Reader
 from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_value
-from setback.bots.tactics import bid_amount
 from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -68,10 +67,8 @@ class MemoRollout(Rollout):
     bid, a sample's play after the auction is worked out once for each seat that may pitch and
     replayed for every bid that leaves that seat the pitcher."""
 
-    def __init__(self, state: GameState, club: bool = True, side: int = -1, boldness: float = 0.0) -> None:
+    def __init__(self, state: GameState, club: bool = True) -> None:
         super().__init__(state, club)
-        self.side = side
-        self.boldness = boldness
         self.amounts: dict[tuple[int, int], int] = {}
         self.pitches: dict[tuple[int, int], int] = {}
         self.plays: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
@@ -98,12 +95,10 @@ class MemoRollout(Rollout):
         return None
 
     def amount(self, hand: int, seat: int) -> int:
-        """The tactics' count, ``boldness`` added for a seat not on ``side``."""
         key = (hand, seat)
         amount = self.amounts.get(key)
         if amount is None:
-            bold = self.boldness if self.side_of[seat] != self.side else 0.0
-            amount = self.amounts[key] = bid_amount(hand, self.players, self.partners[seat], bold, self.variant)
+            amount = self.amounts[key] = super().amount(hand, seat)
         return amount
 
     def pitch(self, hand: int, seat: int) -> int:
@@ -133,7 +128,6 @@ class ExpertBot(SearchBot):
         odds: bool = True,
         narrow: bool = True,
         bids: float = BIDS,
-        rivals: float = 0.0,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -149,7 +143,6 @@ class ExpertBot(SearchBot):
         self.odds = odds
         self.narrow = narrow
         self.bids = bids
-        self.rivals = rivals
         self.bidding = False
         self.as_search = False
         self.chances: list[float] | None = None
@@ -187,9 +180,7 @@ class ExpertBot(SearchBot):
 
     def rollout(self, state: GameState) -> Rollout:
         """The search's rollouts, each hand's bid and pitch counted once a decision."""
-        if self.as_search:
-            return super().rollout(state)
-        return MemoRollout(state, self.club, state.side_of[state.to_act], self.rivals)
+        return super().rollout(state) if self.as_search else MemoRollout(state, self.club)
 
     def value(self, state: GameState, before: list[int], side: int) -> float:
         """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
