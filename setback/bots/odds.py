@@ -6,7 +6,7 @@ the game by the chance its side then wins (:func:`win_chance`), not by the point
 
 The chances come from :data:`ODDS`, a table per common table (:data:`TABLES`: the standard
 game and each variant, heads up and in two partnerships, at the default target) shipped
-in ``odds.json`` and made by ``python -m setback.bots.odds`` (:func:`main`), reproducibly:
+in ``odds.json`` and made by ``python -m setback.bots.make_odds``, reproducibly:
 
 1. :data:`HANDS` hands dealt from seed 0 are played out by the tactics (the search's
    rollout policy), and what each hand did is counted: which side pitched (the dealer's or
@@ -134,18 +134,3 @@ def solve(rules: Rules, counts: Counter[Outcome], tolerance: float = 1e-6) -> li
             chances[state] = value
         if change < tolerance:
             return chances
-
-
-def main() -> None:
-    """Write ``odds.json``: every table of :data:`TABLES`, counted and solved."""
-    out = {}
-    for rules in TABLES:
-        key = key_of(rules)
-        assert key is not None
-        out[key] = [round(c, 4) for c in solve(rules, count_hands(rules))]
-        print(key, "done", flush=True)
-    FILE.write_text(json.dumps(out, separators=(",", ":")) + "\n")
-
-
-if __name__ == "__main__":
-    main()
