@@ -4,8 +4,8 @@ with the hand's last tricks solved exactly.
 Bids and the early tricks are searched as :class:`setback.bots.search.SearchBot` searches
 them (samples of the hidden cards, each action played out with the tactics' rollouts), but
 with a fixed count per decision, so a seed always gives the same game: ``playouts`` rollouts
-in all (by default :data:`PLAYOUTS_PER_TABLE` shared by the table's seats, about 40 ms of the
-fast core heads up; a bid ``bids`` times as many), with ``budget_ms`` and the table's clock
+in all (by default :data:`PLAYOUTS_HEADS_UP`, or :data:`PLAYOUTS_PER_TABLE` shared by the
+seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and the table's clock
 (:data:`setback.bots.search.CLOCK_SHARE` of ``view.time_left``) only as caps. Beyond the search:
 
 - ``read``: samples read the passes and the pitch as well as the bids made
@@ -39,10 +39,12 @@ from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, 
 from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
-"""Rollouts per decision at a table, shared by its seats: 900 heads up, 450 at four."""
+"""Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
+PLAYOUTS_HEADS_UP = 1200
+"""Rollouts per decision heads up: since a bid's rollouts replay the play after the auction,
+1200 take about the time 900 took (27.9 ms a decision against 25.3-30.4 in matches)."""
 BIDS = 1.0
-"""A bid decision's rollouts, as a multiple of a card's (``bids``): a bid's rollouts replay the
-play after the auction, so 900 cost a bid about what 900 cost a card heads up."""
+"""A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
 HALVES = ("expert", "search")
@@ -202,7 +204,8 @@ class ExpertBot(SearchBot):
     def _count(self, view: View) -> int:
         """The rollouts of one decision: ``playouts`` if given, else the table's share; a bid
         ``bids`` times as many."""
-        count = self.fixed or PLAYOUTS_PER_TABLE // view.rules.players
+        players = view.rules.players
+        count = self.fixed or (PLAYOUTS_HEADS_UP if players == 2 else PLAYOUTS_PER_TABLE // players)
         return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
     def _expert(self, view: View) -> Action:
