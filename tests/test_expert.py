@@ -3,7 +3,9 @@ the table's clock, its endgames are solved, and its halves can be swapped for se
 
 from __future__ import annotations
 
+import random
 import time
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -11,7 +13,11 @@ from deals import act, cards, deal
 
 from setback.bots import ExpertBot, bot_factory
 from setback.bots.endgame import solve, value_after
-from setback.bots.expert import endgame_cards
+from setback.bots.expert import MemoRollout, endgame_cards
+from setback.bots.odds import TABLES, odds, win_chance
+from setback.bots.odds import solve as odds_solve
+from setback.bots.reading import Reader
+from setback.bots.search import Rollout, Sampler
 from setback.engine import Action, Game, Phase, Rules, View, mask_of, state_from_view
 
 SEAT_0 = "AS KS 10S 5S 2H 8C"
@@ -94,3 +100,77 @@ def test_the_halves_can_be_swapped_for_searchs() -> None:
         ExpertBot(0, bid_by="heuristic")
     assert ExpertBot.plays_by_the_clock({"play_by": "search"})
     assert not ExpertBot.plays_by_the_clock({})
+
+
+def test_samples_read_a_pass_and_a_pitch() -> None:
+    """The dealer who saw the eldest pass (and, later, pitch) gets samples that mostly read both:
+    fewer of them miss a reading than the plain sampler's, on the same seed."""
+    game = deal(Rules(players=2), 1, "AS KS 10S 5S 2H 8C", "2C 5D 7H 9S 3D 4D")
+    act(game, "pass")
+    view = game.view(1)
+    reader, plain = Reader(view), Sampler(view)
+    assert reader.limits == [(0, 0, 0, 0)]
+    misses = []
+    for sampler in (reader, plain):
+        rng = random.Random(7)
+        misses.append(sum(reader.misses(sampler.deal(rng)) for _ in range(40)))
+    assert misses[0] < misses[1]
+    pitched = deal(Rules(players=2), 1, "AS KS 10S 5S 2H 8C", "2C 5D 7H 9S 3D 4D")
+    act(pitched, "bid 2", "pass", "AS")
+    dealer = Reader(pitched.view(1))
+    assert dealer.pitch == (0, 3, 0)
+    assert dealer.misses([mask_of(cards("KH QH JH 10H 9H")), 0]) == 1  # a best suit of hearts misreads
+
+
+def test_the_chances_of_winning_solve_the_game_they_count() -> None:
+    """Hands in which the dealer's side always pitches and makes 1: the side dealing at 0 to 0
+    reaches 11 first, so its chance is 1, and the other's 0."""
+    rules = Rules(players=2)
+    chances = odds_solve(rules, Counter({(True, 1, 0): 1}))
+    assert win_chance(chances, rules, [0, 0], 0, 0) == 1.0
+    assert win_chance(chances, rules, [0, 0], 1, 0) == 0.0
+    assert win_chance(chances, rules, [10, 10], 1, 1) == 1.0
+
+
+def test_the_expert_weighs_a_hand_by_its_chance_of_winning_at_two_sides() -> None:
+    """Heads up, a score further ahead has a better chance; a side's and its rival's add to 1;
+    a table with no chances (three sides) gets none and the expert counts points there."""
+    rules = Rules(players=2)
+    chances = odds(rules)
+    assert chances is not None and len(chances) == (2 * rules.target) ** 2 * 2
+    assert win_chance(chances, rules, [9, 5], 0, 0) > win_chance(chances, rules, [5, 5], 0, 0)
+    assert win_chance(chances, rules, [5, 9], 1, 0) + win_chance(chances, rules, [5, 9], 1, 1) == 1.0
+    assert all(odds(r) is not None for r in TABLES)
+    assert odds(Rules(players=3)) is None
+    assert odds(Rules(players=2, target=21)) is None
+
+
+def test_a_bids_rollouts_replay_the_play_after_the_auction() -> None:
+    """Each bid played out by the remembering rollout ends as the plain rollout's does, while
+    the play after the auction is worked out once for each seat that pitched."""
+    game = Game(Rules(players=2), 4)
+    view = game.view(game.to_act)
+    root = state_from_view(view, Sampler(view).deal(random.Random(1)))
+    memo, plain = MemoRollout(root), Rollout(root)
+    legal = root.legal_actions()
+    for code in legal:
+        ends = []
+        for rollout in (memo, plain):
+            state = root.clone(random.Random(0))
+            state.apply_action(code)
+            rollout.play_out(state)
+            ends.append((state.scores, state.hands, state.hand_number))
+        assert ends[0] == ends[1]
+    assert 1 <= len(memo.plays) <= 2 < len(legal)
+
+
+def test_only_a_card_among_three_narrows() -> None:
+    """A counted card among three or more narrows twice; a bid, a choice of two, a bot without
+    ``narrow`` and the search's half never do."""
+    bot = ExpertBot(0, budget_ms=None, playouts=400)
+    bot.playouts = 400
+    assert bot.cuts(5) == [100, 200]
+    assert bot.cuts(2) == []
+    bot.bidding = True
+    assert bot.cuts(5) == []
+    assert ExpertBot(0, narrow=False).cuts(5) == []

@@ -2,14 +2,19 @@
 
 Once few cards are left, a sampled deal is small enough to search every line of play to the
 end of the hand: each seat plays the card best for its side (max-n: every side maximizes
-its own value, which at two sides is minimax). What a line is worth to a side is
-:func:`setback.bots.search.hand_value` of the position it ends in.
+its own value, which at two sides is minimax). What a line is worth to a side is what a
+:data:`Value` (by default :func:`setback.bots.search.hand_value`) says of the position it ends in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from setback.bots.search import hand_value
 from setback.engine import GameState, Phase
+
+Value = Callable[[GameState, list[int], int], float]
+"""What a finished hand (the state, the scores it began at, a side) was worth to the side."""
 
 
 def cards_left(state: GameState) -> int:
@@ -17,7 +22,7 @@ def cards_left(state: GameState) -> int:
     return max(hand.bit_count() for hand in state.hands)
 
 
-def solve(state: GameState, before: list[int]) -> list[float]:
+def solve(state: GameState, before: list[int], value: Value = hand_value) -> list[float]:
     """What the rest of the hand in ``state`` (in play, trump named) is worth to each side when
     every seat plays it out perfectly for its side; ``before`` are the scores the hand began at.
     ``state`` is left as it was."""
@@ -26,22 +31,22 @@ def solve(state: GameState, before: list[int]) -> list[float]:
     if len(legal) == 1:  # a forced card: no copy to keep
         child = state.clone(state.rng)
         child.apply_action(legal[0])
-        return value_after(child, hand, before)
+        return value_after(child, hand, before, value)
     side = state.side_of[state.to_act]
     best: list[float] | None = None
     for code in legal:
         child = state.clone(state.rng)
         child.apply_action(code)
-        values = value_after(child, hand, before)
+        values = value_after(child, hand, before, value)
         if best is None or values[side] > best[side]:
             best = values
     assert best is not None
     return best
 
 
-def value_after(state: GameState, hand: int, before: list[int]) -> list[float]:
+def value_after(state: GameState, hand: int, before: list[int], value: Value = hand_value) -> list[float]:
     """The value to each side of ``state``, just after a card of hand number ``hand``, when the
     rest of the hand (if any is left) is played out perfectly."""
     if state.hand_number != hand or state.phase is Phase.GAME_OVER:
-        return [hand_value(state, before, s) for s in range(state.rules.sides)]
-    return solve(state, before)
+        return [value(state, before, s) for s in range(state.rules.sides)]
+    return solve(state, before, value)

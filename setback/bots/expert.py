@@ -1,19 +1,30 @@
-"""``expert``: the search bot's determinized Monte Carlo, with the hand's last tricks solved exactly.
+"""``expert``: the search bot's determinized Monte Carlo, reading the auction, weighing the score,
+with the hand's last tricks solved exactly.
 
 Bids and the early tricks are searched as :class:`setback.bots.search.SearchBot` searches
-them (samples of the hidden cards that keep the voids shown and explain the bids made, each
-action played out with the tactics' rollouts), but with a fixed count per decision, so a
-seed always gives the same game: ``playouts`` rollouts in all (by default
-:data:`PLAYOUTS_PER_TABLE` shared by the table's seats, about 40 ms of the fast core heads up),
-with ``budget_ms`` and the table's clock (:data:`setback.bots.search.CLOCK_SHARE` of
-``view.time_left``) only as caps. Once every seat holds at most :func:`endgame_cards`
-cards, each of ``solves`` samples is played out exactly instead (:mod:`setback.bots.endgame`):
-every seat plays the card best for its side, so the end of a hand is no longer left to the
-tactics' guesses.
+them (samples of the hidden cards, each action played out with the tactics' rollouts), but
+with a fixed count per decision, so a seed always gives the same game: ``playouts`` rollouts
+in all (by default :data:`PLAYOUTS_HEADS_UP`, or :data:`PLAYOUTS_PER_TABLE` shared by the
+seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and the table's clock
+(:data:`setback.bots.search.CLOCK_SHARE` of ``view.time_left``) only as caps. Beyond the search:
+
+- ``read``: samples read the passes and the pitch as well as the bids made
+  (:class:`setback.bots.reading.Reader`);
+- ``odds``: at a table of two sides, a hand is worth the chance of winning the game it leaves
+  (:mod:`setback.bots.odds`), not its points, so a bid weighs the score and the deal;
+- ``narrow``: a card chosen among three or more keeps only the better half of them after a
+  quarter and after half of its rollouts, so the rest go to the finalists;
+- rollouts remember each hand's bid and pitch, and a bid's replay the play after the auction
+  (:class:`MemoRollout`), so a bid costs about half what it did.
+
+Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
+played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
+its side, so the end of a hand is no longer left to the tactics' guesses.
 
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
-search bot does (by the wall clock, ``budget_ms``) and plays as the expert.
+search bot does (by the wall clock, ``budget_ms``, with the search's samples, values and
+rollouts) and plays as the expert.
 """
 
 from __future__ import annotations
@@ -22,11 +33,18 @@ import time
 from typing import Any
 
 from setback.bots.endgame import cards_left, value_after
-from setback.bots.search import Sampler, SearchBot, decision_deadline
-from setback.engine import ACTIONS, Action, Phase, View, state_from_view
+from setback.bots.odds import odds, win_chance
+from setback.bots.reading import Reader
+from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_value
+from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
-"""Rollouts per decision at a table, shared by its seats: 900 heads up, 450 at four."""
+"""Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
+PLAYOUTS_HEADS_UP = 1200
+"""Rollouts per decision heads up: since a bid's rollouts replay the play after the auction,
+1200 take about the time 900 took (27.9 ms a decision against 25.3-30.4 in matches)."""
+BIDS = 1.0
+"""A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
 HALVES = ("expert", "search")
@@ -37,6 +55,60 @@ def endgame_cards(players: int) -> int:
     """The cards left in each hand from which the rest of the hand is solved exactly: three
     heads up (36 lines a sample at most), two at bigger tables."""
     return 3 if players == 2 else 2
+
+
+def hand_over(state: GameState, hand: int) -> bool:
+    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
+    return state.hand_number != hand or state.phase is Phase.GAME_OVER
+
+
+class MemoRollout(Rollout):
+    """The search's rollout policy, remembering what it worked out: the samples of one decision
+    are played out once for each legal action, every seat bidding the same hand, so each hand's
+    bid and pitch are counted once; and since the policy plays its cards the same whatever the
+    bid, a sample's play after the auction is worked out once for each seat that may pitch and
+    replayed for every bid that leaves that seat the pitcher."""
+
+    def __init__(self, state: GameState, club: bool = True) -> None:
+        super().__init__(state, club)
+        self.amounts: dict[tuple[int, int], int] = {}
+        self.pitches: dict[tuple[int, int], int] = {}
+        self.plays: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
+
+    def play_out(self, state: GameState) -> None:
+        if state.phase is not Phase.BIDDING:
+            return super().play_out(state)
+        hand = state.hand_number
+        while state.phase is Phase.BIDDING and state.hand_number == hand:
+            state.apply_action(self.action(state))
+        if hand_over(state, hand):
+            return None
+        key = (tuple(state.hands), state.pitcher)
+        plays = self.plays.get(key)
+        if plays is not None:
+            for code in plays:
+                state.apply_action(code)
+            return None
+        plays = self.plays[key] = []
+        while not hand_over(state, hand):
+            code = self.action(state)
+            plays.append(code)
+            state.apply_action(code)
+        return None
+
+    def amount(self, hand: int, seat: int) -> int:
+        key = (hand, seat)
+        amount = self.amounts.get(key)
+        if amount is None:
+            amount = self.amounts[key] = super().amount(hand, seat)
+        return amount
+
+    def pitch(self, hand: int, seat: int) -> int:
+        key = (hand, seat)
+        card = self.pitches.get(key)
+        if card is None:
+            card = self.pitches[key] = super().pitch(hand, seat)
+        return card
 
 
 class ExpertBot(SearchBot):
@@ -54,6 +126,10 @@ class ExpertBot(SearchBot):
         play_by: str = "expert",
         infer_bids: bool = True,
         club: bool = True,
+        read: bool = True,
+        odds: bool = True,
+        narrow: bool = True,
+        bids: float = BIDS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -65,6 +141,13 @@ class ExpertBot(SearchBot):
         self.solves = solves
         self.bid_by = bid_by
         self.play_by = play_by
+        self.read = read
+        self.odds = odds
+        self.narrow = narrow
+        self.bids = bids
+        self.bidding = False
+        self.as_search = False
+        self.chances: list[float] | None = None
 
     @classmethod
     def plays_by_the_clock(cls, options: dict[str, Any]) -> bool:
@@ -82,14 +165,53 @@ class ExpertBot(SearchBot):
     def _by_search(self, view: View) -> Action:
         """The search bot's decision: by the wall clock of ``budget_ms``, as ``search`` is run."""
         self.playouts = None if self.budget_ms is not None else self._count(view)
-        return self.search(view)
+        self.as_search = True
+        try:
+            return self.search(view)
+        finally:
+            self.as_search = False
+
+    def cuts(self, actions: int) -> list[int]:
+        """With ``narrow`` (and not as search), a count among three cards or more keeps the
+        better half after a quarter of its rollouts and again after half of them. A bid does not
+        narrow: its rollouts replay the play after the auction, so a sample costs a bid about
+        what its first rollout costs, and fewer bids to try would only draw more samples."""
+        if not self.narrow or self.as_search or actions < 3 or self.playouts is None or self.bidding:
+            return []
+        return [self.playouts // 4, self.playouts // 2]
+
+    def rollout(self, state: GameState) -> Rollout:
+        """The search's rollouts, each hand's bid and pitch counted once a decision."""
+        return super().rollout(state) if self.as_search else MemoRollout(state, self.club)
+
+    def value(self, state: GameState, before: list[int], side: int) -> float:
+        """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
+        the game after the hand in ``state`` (1 or 0 when it is over); else the hand's points."""
+        chances = self.chances
+        if chances is None or self.as_search:
+            return hand_value(state, before, side)
+        outcome = state.outcome
+        if outcome is not None:
+            return 1.0 if outcome.winner == side else 0.0
+        return win_chance(chances, state.rules, state.scores, state.side_of[state.dealer], side)
+
+    def sampler(self, view: View) -> Sampler:
+        """With ``read`` (and not as search), samples that read the auction and the pitch."""
+        if self.read and self.infer_bids and not self.as_search:
+            return Reader(view)
+        return super().sampler(view)
 
     def _count(self, view: View) -> int:
-        """The rollouts of one decision: ``playouts`` if given, else the table's share."""
-        return self.fixed or PLAYOUTS_PER_TABLE // view.rules.players
+        """The rollouts of one decision: ``playouts`` if given, else the table's share; a bid
+        ``bids`` times as many."""
+        players = view.rules.players
+        count = self.fixed or (PLAYOUTS_HEADS_UP if players == 2 else PLAYOUTS_PER_TABLE // players)
+        return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
     def _expert(self, view: View) -> Action:
         self.playouts = self._count(view)
+        self.bidding = view.phase is Phase.BIDDING
+        self.chances = odds(view.rules) if self.odds else None
         if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
             max(view.hand_sizes) <= endgame_cards(view.rules.players)
         ):
@@ -103,7 +225,7 @@ class ExpertBot(SearchBot):
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         legal = [a.code for a in view.legal]
-        sampler = Sampler(view, self.infer_bids)
+        sampler = self.sampler(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
@@ -112,7 +234,7 @@ class ExpertBot(SearchBot):
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)
-                totals[i] += value_after(state, root.hand_number, before)[side]
+                totals[i] += value_after(state, root.hand_number, before, self.value)[side]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))

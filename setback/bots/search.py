@@ -190,11 +190,11 @@ class Rollout:
         if state.phase is Phase.BIDDING:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
-            amount = bid_amount(hand, self.players, self.partners[seat], 0.0, self.variant)
+            amount = self.amount(hand, seat)
             return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge, self.top)
         trump = state.trump
         if trump is None:
-            return pitch_card(hand, self.players, self.partners[seat], self.variant)
+            return self.pitch(hand, seat)
         t = self.trumps[trump]
         trick = state.trick
         hands = state.hands
@@ -217,6 +217,14 @@ class Rollout:
             legal, t, trick[0], state.best, self.side_of[state.winner] == self.side_of[seat],
             len(trick) == self.players - 1, value, after,
         )
+
+    def amount(self, hand: int, seat: int) -> int:
+        """What ``seat`` bids holding ``hand``: the tactics' point count."""
+        return bid_amount(hand, self.players, self.partners[seat], 0.0, self.variant)
+
+    def pitch(self, hand: int, seat: int) -> int:
+        """The card ``seat`` pitches holding ``hand``: the tactics'."""
+        return pitch_card(hand, self.players, self.partners[seat], self.variant)
 
     def play_out(self, state: GameState) -> None:
         """Play the hand in progress to its end (or the game's)."""
@@ -267,6 +275,18 @@ class SearchBot(Bot):
     def play(self, view: View) -> Action:
         return self.search(view)
 
+    def value(self, state: GameState, before: list[int], side: int) -> float:
+        """What the hand just played out in ``state`` was worth to ``side`` (:func:`hand_value`)."""
+        return hand_value(state, before, side)
+
+    def rollout(self, state: GameState) -> Rollout:
+        """The policy this decision's samples are played out by."""
+        return Rollout(state, self.club)
+
+    def sampler(self, view: View) -> Sampler:
+        """What deals this decision's samples of the hidden cards."""
+        return Sampler(view, self.infer_bids)
+
     def search(self, view: View) -> Action:
         """The legal action whose rollouts scored best on average."""
         start = time.perf_counter()
@@ -276,23 +296,33 @@ class SearchBot(Bot):
         deadline = decision_deadline(start, self.budget_ms, view)
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
-        sampler = Sampler(view, self.infer_bids)
+        sampler = self.sampler(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
         done = 0
+        tried = list(range(len(legal)))
+        cuts = self.cuts(len(legal))
         while True:
             root = state_from_view(view, sampler.deal(self.rng))
-            rollout = rollout or Rollout(root, self.club)
-            for i, code in enumerate(legal):
+            rollout = rollout or self.rollout(root)
+            for i in tried:
                 state = root.clone(self.rng)
-                state.apply_action(code)
+                state.apply_action(legal[i])
                 rollout.play_out(state)
-                totals[i] += hand_value(state, before, side)
-            done += len(legal)
+                totals[i] += self.value(state, before, side)
+            done += len(tried)
             if (self.playouts is not None and done >= self.playouts) or (
                 deadline is not None and time.perf_counter() >= deadline
             ):
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+            if cuts and done >= cuts[0]:
+                cuts.pop(0)
+                tried = sorted(sorted(tried, key=lambda i: (-totals[i], i))[: max(2, (len(tried) + 1) // 2)])
+        best = max(tried, key=lambda i: (totals[i], -i))
         return ACTIONS[legal[best]]
+
+    def cuts(self, actions: int) -> list[int]:
+        """After how many rollouts a decision among ``actions`` keeps only the better half of
+        them (the best two at least) for the rest of its samples: never, for the search."""
+        return []
