@@ -1,6 +1,7 @@
-"""The records file of a server that has played many games: its size against the games' own
-records, its WAL's peak while it is written, and the time a restart takes to bring back the
-tables in play.
+"""The records file of a server that has played many games, against the games' own records.
+
+Measured: the file's size against the games' records, its WAL's peak while it is written,
+and the time a restart takes to bring back the tables in play.
 
 The store is written through the calls a server's tables make (``save_table``,
 ``save_seat``, ``start_game``, ``add_action``, ``add_hand``, ``finish_game``), one commit at
