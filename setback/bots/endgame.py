@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from setback.bots.search import hand_value
-from setback.engine import GameState, Phase
+from setback.bots.search import hand_over, hand_value
+from setback.engine import GameState
 
 Value = Callable[[GameState, list[int], int], float]
 """What a finished hand (the state, the scores it began at, a side) was worth to the side."""
@@ -47,6 +47,6 @@ def solve(state: GameState, before: list[int], value: Value = hand_value) -> lis
 def value_after(state: GameState, hand: int, before: list[int], value: Value = hand_value) -> list[float]:
     """The value to each side of ``state``, just after a card of hand number ``hand``, when the
     rest of the hand (if any is left) is played out perfectly."""
-    if state.hand_number != hand or state.phase is Phase.GAME_OVER:
+    if hand_over(state, hand):
         return [value(state, before, s) for s in range(state.rules.sides)]
     return solve(state, before, value)

@@ -35,7 +35,7 @@ from typing import Any
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.odds import odds, win_chance
 from setback.bots.reading import Reader
-from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_value
+from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_over, hand_value
 from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -55,11 +55,6 @@ def endgame_cards(players: int) -> int:
     """The cards left in each hand from which the rest of the hand is solved exactly: three
     heads up (36 lines a sample at most), two at bigger tables."""
     return 3 if players == 2 else 2
-
-
-def hand_over(state: GameState, hand: int) -> bool:
-    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
-    return state.hand_number != hand or state.phase is Phase.GAME_OVER
 
 
 class MemoRollout(Rollout):

@@ -27,8 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from setback.bots.search import Rollout
-from setback.engine import GameState, Phase, Rules, Variant
+from setback.bots.search import Rollout, hand_over
+from setback.engine import GameState, Rules, Variant
 
 FILE: Final = Path(__file__).with_name("odds.json")
 HANDS: Final = 20000
@@ -93,7 +93,7 @@ def count_hands(rules: Rules, hands: int = HANDS, seed: int = 0) -> Counter[Outc
         dealer_side = pitcher_side = state.side_of[state.dealer]
         before = list(state.scores)
         hand = state.hand_number
-        while state.hand_number == hand and state.phase is not Phase.GAME_OVER:
+        while not hand_over(state, hand):
             if state.pitcher is not None:
                 pitcher_side = state.side_of[state.pitcher]
             state.apply_action(rollout.action(state))

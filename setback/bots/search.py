@@ -233,6 +233,11 @@ class Rollout:
             state.apply_action(self.action(state))
 
 
+def hand_over(state: GameState, hand: int) -> bool:
+    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won).
+    (:meth:`Rollout.play_out` spells it out inline: it is the rollouts' inner loop.)"""
+    return state.hand_number != hand or state.phase is Phase.GAME_OVER
+
 def hand_value(state: GameState, before: list[int], side: int) -> float:
     """What the hand just played out was worth to ``side`` (see the module docstring)."""
     deltas = [after - b for after, b in zip(state.scores, before, strict=True)]
