@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from setback.engine.actions import ACTIONS, Action
-from setback.engine.cards import CARD_AT, Card, Suit
+from setback.engine.cards import CARD_AT, SUITS, Card, Suit
 from setback.engine.deck import cards_of, mask_of
 from setback.engine.events import (
     BidMade,
@@ -23,9 +23,6 @@ from setback.engine.events import (
 )
 from setback.engine.rules import Rules
 from setback.engine.state import GameState
-
-SUITS: tuple[Suit, ...] = tuple(Suit)
-"""The suits by index (cheaper than calling the enum)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +87,7 @@ def redact(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` (None: a spectator) may see it: other seats' cards removed."""
     if isinstance(event, HandDealt):
         hands = tuple(cards if s == seat else () for s, cards in enumerate(event.hands))
-        return replace(event, hands=hands)
+        return HandDealt(event.hand_number, event.dealer, event.pone, event.cut, hands)
     return event
 
 

@@ -26,6 +26,7 @@ from setback.engine.events import (
     HandThrownIn,
     Passed,
     TrickWon,
+    Value,
 )
 from setback.engine.game import Game, Setup
 from setback.engine.rules import LowRule, Rules
@@ -35,7 +36,8 @@ RECORD_VERSION = 1
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON-ready Python: dataclasses as dicts, cards and suits as text."""
+    """``value`` as JSON-ready Python: dataclasses and the engine's values (:class:`Value`) as
+    dicts, cards and suits as text."""
     kind = type(value)
     if kind in _AS_IS:
         return value
@@ -54,6 +56,9 @@ def plain(value: Any) -> Any:
         return value.letter
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, Value):
+        names = _FIELDS[kind] = value.__match_args__
+        return {name: plain(getattr(value, name)) for name in names}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
         return {name: plain(getattr(value, name)) for name in names}

@@ -19,7 +19,7 @@ from functools import cache
 from typing import Final
 
 from setback.engine.actions import PASS_CODE
-from setback.engine.cards import CARD_AT, CARDS, Card, Suit
+from setback.engine.cards import CARD_AT, CARDS, SUITS, Card
 from setback.engine.deck import cards_of, shuffled_deck
 from setback.engine.events import (
     Award,
@@ -486,7 +486,7 @@ class GameState:
         self.low_card = low
         self.watched = tables.watched if low is None else tables.watched | 1 << low
         if self.log is not None:
-            self.log.append(TrumpPitched(seat, Suit(trump)))
+            self.log.append(TrumpPitched(seat, SUITS[trump]))
 
     def _draw_for_dealer(self) -> int:
         contenders = list(range(self.players))
@@ -610,7 +610,7 @@ class GameState:
         if self.log is not None:
             result = HandResult(
                 hand_number=self.hand_number, dealer=self.dealer, pitcher=pitcher, bid=bid,
-                trump=Suit(tables.trump), high=high, high_card=_card(high_card), low=low,
+                trump=SUITS[tables.trump], high=high, high_card=_card(high_card), low=low,
                 low_card=_card(low_card), jack=jack, game=game, game_pips=tuple(pips),
                 points=tuple(points), set_back=not made, deltas=tuple(deltas), scores=tuple(scores),
                 stolen=self.stolen, low_captured_by=low_taker, awards=tuple(awards),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from setback.engine.cards import Card, Suit
+from setback.engine.cards import SUITS, Card, Suit
 from setback.engine.events import CardPlayed, Draw
 from setback.engine.tables import TABLES
 from setback.engine.variants import Variant
@@ -48,5 +48,3 @@ def suit_cards(suit: Suit, trump: Suit, variant: Variant = Variant.STANDARD) -> 
     """The bit mask of the cards that belong to ``suit`` when ``trump`` is trump in ``variant``."""
     return TABLES[variant].by_trump[trump].suit_masks[suit]
 
-
-SUITS: tuple[Suit, ...] = tuple(Suit)
