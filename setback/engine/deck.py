@@ -64,5 +64,15 @@ def shuffled_deck(rng: random.Random, fresh: tuple[int, ...] = NATURAL_DECK) -> 
     return deck
 
 
+def below(rng: random.Random, n: int) -> int:
+    """spec.md section 4's ``below(n)``, as ``rng.randrange(n)`` draws it: ``rng.getrandbits(k)``,
+    with ``k`` the bit length of ``n``, drawn again until it is less than ``n``."""
+    k = n.bit_length()
+    drawn = rng.getrandbits(k)
+    while drawn >= n:
+        drawn = rng.getrandbits(k)
+    return drawn
+
+
 _STEPS: Final = {n: tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in (52, 53, 54)}
 """Each deck size's steps of the shuffle: the position ``i`` and how many bits draw a position up to ``i``."""

@@ -20,7 +20,7 @@ from typing import Final
 
 from setback.engine.actions import PASS_CODE
 from setback.engine.cards import CARD_AT, CARDS, SUITS, Card
-from setback.engine.deck import cards_of, shuffled_deck
+from setback.engine.deck import below, cards_of, shuffled_deck
 from setback.engine.events import (
     Award,
     BidMade,
@@ -383,7 +383,8 @@ class GameState:
             self._bid(code)
             return
         seat = self.to_act
-        self.hands[seat] ^= 1 << code
+        hands = self.hands
+        hands[seat] = hands[seat] ^ 1 << code  # not ^=, which mypyc leaves generic on a list's item
         trick = self.trick
         if trick:
             strength = self.strength[code]
@@ -413,7 +414,9 @@ class GameState:
         taken = 0
         for card in self.trick:
             taken |= 1 << card
-        self.captured[self.side_of[winner]] |= taken
+        captured = self.captured
+        side = self.side_of[winner]
+        captured[side] = captured[side] | taken
         scoring = taken & self.watched
         if scoring:
             for card in codes_of(scoring):
@@ -508,7 +511,7 @@ class GameState:
         rng = self.rng
         fresh = self.tables.deck
         deck = shuffled_deck(rng, fresh)
-        cut = rng.randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
+        cut = CUT_MIN + below(rng, len(fresh) + 1 - 2 * CUT_MIN)  # randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
         deck = deck[cut:] + deck[:cut]
         n = self.players
         hands = [0] * n
@@ -517,7 +520,7 @@ class GameState:
             seat = self.dealer
             for _ in range(n):
                 seat = self.next_seat[seat]
-                hands[seat] |= 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
+                hands[seat] = hands[seat] | 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
                 position += 3
         self._start_hand(hands, cut)
 

@@ -35,6 +35,10 @@ class Variant(Enum):
     PEDRO = "pedro"
     """Partnership Pitch with fives: the off-five, nine points."""
 
+    __hash__ = object.__hash__
+    """By identity, as members compare (``Enum``'s own hashes the name in Python, and the
+    engine's tables are looked up by variant)."""
+
 
 class Point(Enum):
     """A point a hand may hold; the values are the wire's and the records' spelling (spec.md)."""
@@ -50,6 +54,9 @@ class Point(Enum):
     THREE = "three"
     FIVE = "five"
     OFF_FIVE = "off_five"
+
+    __hash__ = object.__hash__
+    """By identity, as :class:`Variant`'s."""
 
     @property
     def words(self) -> str:

@@ -47,6 +47,8 @@ KEPT_ENCODED = ("rules", "bids", "tricks", "scores", "last_result", "outcome")
 """View fields that change a few times a hand at most: a decision line reuses their JSON."""
 
 _encoder: Final = msgspec.json.Encoder()
+_CARD_TEXT: Final = CARD_TEXT
+"""The engine's, held here: compiled, a name imported from a module that is not is looked up at each use."""
 
 
 def _encoded_form(struct: type[msgspec.Struct], swap: dict[str, Any]) -> Any:
@@ -115,19 +117,22 @@ class WireViews:
         kind = type(event)
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed)
-            text = CARD_TEXT[event.card]
-            hand = self.hands[event.seat][:]  # a new list: views already made share the old one
+            seat = event.seat
+            card: int = event.card  # as an int, it indexes the tables below natively
+            text = _CARD_TEXT[card]
+            hands = self.hands
+            hand = hands[seat][:]  # a new list: views already made share the old one
             hand.remove(text)
-            self.hands[event.seat] = hand
+            hands[seat] = hand
             if not self.trick:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
-                self._strengths = trick_strengths(event.card, self._trump, self._variant)
+                self._strengths = trick_strengths(card, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
-            self.trick = [*self.trick, SeatCard(event.seat, text)]
-            strength = self._strengths[event.card]
+            self.trick = [*self.trick, SeatCard(seat, text)]
+            strength = self._strengths[card]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
-                self.winning = event.seat
+                self.winning = seat
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self.tricks = [*self.tricks, trick_to_wire(event)]
@@ -152,7 +157,7 @@ class WireViews:
             self.phase = "bidding"
             self.hand_number = event.hand_number
             self.dealer = event.dealer
-            self.hands = [[CARD_TEXT[c] for c in cards] for cards in event.hands]
+            self.hands = [[_CARD_TEXT[c] for c in cards] for cards in event.hands]
             self.bids = []
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self.trick = []

@@ -175,7 +175,8 @@ class Play:
         self.send_decide(seat, pending)
 
     def start_clock(self, pending: Pending) -> None:
-        self.clock.start(pending, self.host.guard, self._timed_out, pending.request)
+        if self.clock.limit is not None:  # untimed, the table makes no callback (two bound methods a decision)
+            self.clock.start(pending, self.host.guard, self._timed_out, pending.request)
 
     def send_decide(self, seat: Seat, pending: Pending) -> None:
         """Ask the seat's connected player for the decision ``pending``, on what is left of its clock."""
