@@ -31,6 +31,7 @@ MODULES: Final = (
     "setback.engine.game",
     "setback.engine.record",
     "setback.engine.state",
+    "setback.engine.tables",
     "setback.engine.trick",
     "setback.bots.seat",
     "setback.protocol.codec",

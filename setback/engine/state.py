@@ -60,7 +60,10 @@ from setback.engine.variants import Point
 _BIDDING: Final = Phase.BIDDING
 _PLAYING: Final = Phase.PLAYING
 _OVER: Final = Phase.GAME_OVER
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = PLAYS_BY_SUIT
+_CLUBS: Final = PLAYS_BY_SUIT[0]
+_DIAMONDS: Final = PLAYS_BY_SUIT[1]
+_HEARTS: Final = PLAYS_BY_SUIT[2]
+_SPADES: Final = PLAYS_BY_SUIT[3]
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
 _PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
