@@ -61,6 +61,7 @@ class Play:
 
     def __init__(self, host: Host, game: Game, game_id: int, stood_in: set[int]) -> None:
         self.host = host
+        self.table_id = host.id
         self.game = game
         self.game_id = game_id
         self.seats = host.seats
@@ -161,9 +162,11 @@ class Play:
         if to_act is None:
             self.host.decided(game)
             return
-        self.host.requests += 1
+        host = self.host  # a Protocol: each of its attributes is a lookup by name
+        request = host.requests + 1
+        host.requests = request
         seat = self.seats[to_act]
-        pending = Pending(self.host.requests, to_act, None)
+        pending = Pending(request, to_act, None)
         self.pending = pending
         if listeners:
             limit_ms = self.clock.limit_ms(seat.bot is not None)
@@ -184,7 +187,7 @@ class Play:
             return
         legal = self.game.legal_codes()
         clock = self.clock.for_decide(pending)
-        seat.peer.send_line(self.views.decide_line(self.host.id, pending.request, seat.index, legal, clock))
+        seat.peer.send_line(self.views.decide_line(self.table_id, pending.request, seat.index, legal, clock))
 
     def resume(self, peer: Peer, seat: Seat, request: RequestId = None) -> None:
         """Bring a returning (or resyncing) seat up to date: its snapshot (answering ``request``),
