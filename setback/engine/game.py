@@ -222,7 +222,7 @@ class Game:
         for event in log[start:]:
             if type(event) is CardPlayed:  # most events, and nothing to keep
                 continue
-            if isinstance(event, Passed | BidMade):
+            if isinstance(event, (Passed, BidMade)):  # a tuple: Passed | BidMade would make a union each time
                 self._bids.append(event)
             elif isinstance(event, TrickWon):
                 self._tricks.append(event)

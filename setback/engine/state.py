@@ -65,6 +65,11 @@ _DIAMONDS: Final = PLAYS_BY_SUIT[1]
 _HEARTS: Final = PLAYS_BY_SUIT[2]
 _SPADES: Final = PLAYS_BY_SUIT[3]
 _NO_ACTIONS: Final[tuple[int, ...]] = ()
+_HIGH: Final = Point.HIGH
+_LOW: Final = Point.LOW
+_JACK: Final = Point.JACK
+_GAME: Final = Point.GAME
+"""The points a hand's scoring names, as the module's own (an enum's member is looked up by name)."""
 _PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
@@ -574,14 +579,14 @@ class GameState:
             points[side_of[high]] += 1
             points[side_of[low_seat]] += 1
             if keep:
-                awards.append(Award(Point.HIGH, 1, side_of[high], high, CARD_AT[high_card]))
-                awards.append(Award(Point.LOW, 1, side_of[low_seat], low_seat, CARD_AT[low_card]))
+                awards.append(Award(_HIGH, 1, side_of[high], high, CARD_AT[high_card]))
+                awards.append(Award(_LOW, 1, side_of[low_seat], low_seat, CARD_AT[low_card]))
         jack = None
         for point, value, card in tables.point_cards:
             taker = takers.get(card)
             if taker is not None:
                 points[side_of[taker]] += value
-                if point is Point.JACK:
+                if point is _JACK:
                     jack = taker
                 if keep:
                     awards.append(Award(point, value, side_of[taker], taker, CARD_AT[card]))
@@ -604,7 +609,7 @@ class GameState:
         if game is not None:
             points[game] += 1
             if keep:
-                awards.append(Award(Point.GAME, 1, game, None, None))
+                awards.append(Award(_GAME, 1, game, None, None))
         bid = self.high_bid
         made = points[pitcher_side] >= bid
         deltas = [0 if rules.no_junk else p for p in points]

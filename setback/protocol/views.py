@@ -138,11 +138,11 @@ class WireViews:
             self.tricks = [*self.tricks, trick_to_wire(event)]
             self.trick = []
             self.winning = None
-            self._encoded.pop("tricks", None)
+            self._changed("tricks")
         elif kind is Passed or kind is BidMade:
-            assert isinstance(event, Passed | BidMade)
+            assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
             self.bids = [*self.bids, bid_to_wire(event)]
-            self._encoded.pop("bids", None)
+            self._changed("bids")
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = event.trump.letter
@@ -162,26 +162,31 @@ class WireViews:
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self.trick = []
             self.tricks = []
-            self._encoded.pop("bids", None)
-            self._encoded.pop("tricks", None)
+            self._changed("bids")
+            self._changed("tricks")
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             self.last_result = result_to_wire(event.result)
             self.results.append(self.last_result)
             self.scores = list(event.result.scores)
-            self._encoded.pop("last_result", None)
-            self._encoded.pop("scores", None)
+            self._changed("last_result")
+            self._changed("scores")
         elif kind is HandThrownIn:  # the previous hand has no result
             self.last_result = None
-            self._encoded.pop("last_result", None)
+            self._changed("last_result")
         elif kind is GameWon:
             assert isinstance(event, GameWon)
             self.phase = "game_over"
             self.outcome = outcome_to_wire(event.outcome)
-            self._encoded.pop("outcome", None)
+            self._changed("outcome")
         elif kind is DealerChosen:
             assert isinstance(event, DealerChosen)
             self.dealer = event.dealer
+
+    def _changed(self, name: str) -> None:
+        """The field ``name`` (one of :data:`KEPT_ENCODED`) changed: it is encoded again when next sent."""
+        if name in self._encoded:  # not dict.pop, a method call by name to compiled code
+            del self._encoded[name]
 
     def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
         """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
