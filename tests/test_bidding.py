@@ -6,19 +6,20 @@ from __future__ import annotations
 import pytest
 
 from setback.bots import ExpertBot
-from setback.bots.bidding import FEATURES, ROLES, Model, features, fit, model
+from setback.bots.bidding import FEATURES, INPUTS, MODELLED, ROLES, Model, features, fit, model
 from setback.bots.make_bidding import fit_rows, report, study
 from setback.engine import PASS_CODE, Game, Phase, Rules, Variant
 
 
 def test_the_shipped_model_loads_for_the_heads_up_table_only() -> None:
-    """``bidding.json`` has weights over every feature for each seat and bid heads up; a table
-    it was not trained for has no model."""
+    """``bidding.json`` has weights over its inputs for every bid of the seats it corrects heads
+    up; a table it was not trained for has no model."""
     heads_up = model(Rules(players=2))
     assert heads_up is not None
-    for seat in ROLES:
-        assert set(heads_up.weights[seat]) >= {0, 3, 4}
-        assert all(len(w) == len(FEATURES) for w in heads_up.weights[seat].values())
+    assert heads_up.inputs == INPUTS and set(heads_up.weights) == set(MODELLED)
+    for seat in MODELLED:
+        assert set(heads_up.weights[seat]) == {0, 1, 2, 3, 4}
+        assert all(len(w) == len(INPUTS) for w in heads_up.weights[seat].values())
     assert model(Rules(players=4, teams=2)) is None
     assert model(Rules(players=2, variant=Variant.JOKER)) is None
 
@@ -31,7 +32,7 @@ PLUS = [1.0] + [0.0] * (len(FEATURES) - 2) + [1.0]
 
 def flat(weights: list[float], three: list[float] | None = None) -> Model:
     """A model with ``weights`` for every seat and bid (``three`` for a bid of 3)."""
-    return Model({seat: {a: three if a == 3 and three else weights for a in range(5)} for seat in ROLES})
+    return Model({seat: {a: three if a == 3 and three else weights for a in range(5)} for seat in ROLES}, FEATURES)
 
 
 def test_a_bids_value_is_the_rollouts_moved_by_the_models_correction() -> None:
@@ -96,6 +97,7 @@ def test_training_from_a_tiny_seeded_set_is_reproducible() -> None:
     assert all(len(row["inputs"]) == len(FEATURES) - 1 for row in rows)
     first, second = fit_rows(rows), fit_rows(list(rows))
     assert first == second
+    assert fit_rows(rows, inputs=FEATURES, roles=ROLES) == fit_rows(rows, inputs=FEATURES, roles=ROLES)
     scores = report(first, rows)
     for seat in ROLES:
         assert scores[seat]["hindsight"] >= max(scores[seat]["model"], scores[seat]["rollouts"])

@@ -54,10 +54,19 @@ FEATURES: Final = (
     "one", "count", "count^2", "second", "trumps", "ace", "king", "queen", "jack", "ten", "lowest",
     "deuce", "near_solid", "side_aces", "side_tens", "pips", "faces_1", "faces_2", "faces_3", "rollout",
 )
-"""The model's inputs for one bid, in order (:func:`features` gives all but the last, the
-rollouts' mean value of the bid)."""
-RIDGE: Final = 1.0
-"""The ridge penalty on every weight but the constant's."""
+"""What is known of one bid, in order (:func:`features` gives all but the last, the rollouts'
+mean value of the bid): what the deals played out record, and what a model may use."""
+INPUTS: Final = ("one", "count", "rollout")
+"""The inputs the shipped model uses, of :data:`FEATURES`: a constant, the tactics' count of the
+hand and the rollouts' mean, per bid. Chosen by five-fold cross-validation on the training deals
+(setback/benchmarks/README.md, "A learned bidding model"): every input overfitted the deals
+there are, and the count did better than the rollouts alone."""
+MODELLED: Final = ("eldest",)
+"""The seats the shipped model corrects: the dealer's bid (against a bid it must beat) was
+chosen no better by any model than by the rollouts, so the dealer bids by them alone."""
+RIDGE: Final = 30.0
+"""The ridge penalty on every weight but the constant's (the best of 3, 30 and 300 in the
+cross-validation of :data:`INPUTS`)."""
 
 
 def role(view: View) -> str:
@@ -99,17 +108,26 @@ def features(view: View) -> list[float]:
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The weights of one table: ``weights[role][amount]`` over :data:`FEATURES` (amount 0: pass)."""
+    """The weights of one table: ``weights[role][amount]`` (amount 0: pass) over ``inputs``, names
+    of :data:`FEATURES`."""
 
     weights: dict[str, dict[int, list[float]]]
+    inputs: tuple[str, ...] = INPUTS
 
     def value(self, seat_role: str, amount: int, inputs: Sequence[float], rollout: float) -> float | None:
         """The predicted value of bidding ``amount`` (0: passing) to the bidder's side, in points
-        of the hand; None when the model has no weights for it."""
+        of the hand, from the :func:`features` ``inputs`` and the rollouts' mean; None when the
+        model has no weights for it."""
         weights = self.weights.get(seat_role, {}).get(amount)
         if weights is None:
             return None
-        return sum(w * x for w, x in zip(weights, (*inputs, rollout), strict=True))
+        return sum(w * x for w, x in zip(weights, select(self.inputs, inputs, rollout), strict=True))
+
+
+def select(names: Sequence[str], inputs: Sequence[float], rollout: float) -> list[float]:
+    """The inputs called ``names`` (of :data:`FEATURES`) of one bid."""
+    known = (*inputs, rollout)
+    return [known[FEATURES.index(name)] for name in names]
 
 
 @cache
@@ -117,8 +135,9 @@ def _models() -> dict[str, Model]:
     if not FILE.exists():
         return {}
     loaded = json.loads(FILE.read_text())
+    inputs = tuple(loaded["inputs"])
     return {
-        key: Model({r: {int(a): list(map(float, w)) for a, w in bids.items()} for r, bids in table.items()})
+        key: Model({r: {int(a): list(map(float, w)) for a, w in bids.items()} for r, bids in table.items()}, inputs)
         for key, table in loaded["tables"].items()
     }
 
