@@ -16,9 +16,9 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
   quarter and after half of its rollouts, so the rest go to the finalists;
 - rollouts remember each hand's bid and pitch, and a bid's replay the play after the auction
   (:class:`MemoRollout`), so a bid costs about half what it did;
-- ``bid_model``: at a table with a bidding model (:mod:`setback.bots.bidding`, heads up), a
-  bid's value is the model's prediction from the hand, the seat and the rollouts' own mean,
-  in place of that mean (:meth:`ExpertBot.bid_values`).
+- ``bid_model``: at a table with a bidding model (:mod:`setback.bots.bidding`: the standard
+  game heads up, the eldest's bid), a bid's value is the model's prediction from the hand and
+  the rollouts' own mean, in place of that mean (:meth:`ExpertBot.bid_values`).
 
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
 played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
