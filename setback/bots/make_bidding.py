@@ -133,7 +133,10 @@ def _ray_deals(tasks: list[tuple[int, int, int, int]], address: str | None) -> I
     if started:
         ray.init(address=address, include_dashboard=False, configure_logging=False)
     try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(_study)
+        # by its module's name, not ``__main__``'s (``python -m``), so workers import it, not unpickle it
+        from setback.bots.make_bidding import _study as task
+
+        remote = ray.remote(num_cpus=1, max_retries=0)(task)
         refs = [remote.remote(task) for task in tasks]
         for ref in refs:
             yield ray.get(ref)
