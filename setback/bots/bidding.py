@@ -5,14 +5,14 @@ The expert's rollouts play every seat by the tactics, which misjudge what a bid 
 of 3: setback/benchmarks/README.md, issue 34). The model corrects them from hands played out
 by stronger play. For each bid a seat may make, it predicts the hand's value to the bidder's
 side (its points less the other side's, as :func:`setback.bots.search.hand_value` counts
-them) when the rest of the hand is played by ``search`` on both sides, from:
+them) when the rest of the hand is played by ``search`` on both sides. The deals played out
+record, for each bid, the bidder's hand (:func:`features`: its best suit by the tactics'
+count and what it holds there, its second suit, off-suit aces and tens, the points it counts
+towards Game), the high bid it faces, and the rollouts' own mean value of that bid; the
+shipped model uses the few of them (:data:`INPUTS`) that did not overfit, at the seats they
+helped (:data:`MODELLED`).
 
-- the bidder's hand (:func:`features`: its best suit by the tactics' count and what it holds
-  there, its second suit, off-suit aces and tens, the points it counts towards Game),
-- its seat (the eldest or the dealer) and the high bid it faces,
-- the rollouts' own mean value of that bid (so the model learns where they go wrong).
-
-It is a ridge regression per seat and bid (:func:`fit`), so its inference is a few dozen
+It is a ridge regression per seat and bid (:func:`fit`), so its inference is a few
 multiplications in pure Python. The weights ship in ``bidding.json``, made reproducibly by
 ``python -m setback.bots.make_bidding`` (:mod:`setback.bots.make_bidding` says how). A
 table whose rules have no weights there (:data:`TABLES`) gets no model: the expert then
