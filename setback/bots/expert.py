@@ -118,10 +118,10 @@ class Tally:
     a value to its points over all of them (the slope of the chance of winning in a point)."""
 
     size: int
-    count: list[int] = field(default_factory=list)
-    values: list[float] = field(default_factory=list)
-    points: list[float] = field(default_factory=list)
-    sums: list[float] = field(default_factory=lambda: [0.0] * 5)
+    count: list[int] = field(init=False)
+    values: list[float] = field(init=False)
+    points: list[float] = field(init=False)
+    sums: list[float] = field(default_factory=lambda: [0.0] * 5, init=False)
     """n, sum of points, of values, of points squared, of points times values."""
 
     def __post_init__(self) -> None:
