@@ -41,6 +41,7 @@ MODULES: Final = (
     "setback.server.audience",
     "setback.server.connection",
     "setback.server.lobby",
+    "setback.server.outgoing",
     "setback.server.pacing",
     "setback.server.play",
     "setback.server.seatbook",

@@ -16,8 +16,10 @@ from setback.conformance import run_checks
 from setback.conformance.checks import (
     CHECKS,
     SESSIONS,
+    check_clock,
     check_drop,
     check_events,
+    check_kind,
     decide_kind,
     sessions_of,
     to_bot,
@@ -107,6 +109,34 @@ def test_the_events_check_fails_when_no_event_came() -> None:
     heard = [Heard(0.0, "bot", 1, hello, json.dumps(hello))]
     verdict = check_events([Transcript(SESSIONS[0], heard, [])])
     assert not verdict.passed and "no event came" in verdict.detail
+
+
+def _decide(at: float, request: int, hand: list[str]) -> Heard:
+    view = {"phase": "play", "trump": "S", "trick": [{"seat": 1, "card": "2H"}], "hand": hand,
+            "legal": [f"play {hand[0]}"]}
+    message = {"type": "decide", "request": request, "view": view, "clock": {"limit_ms": 1000}}
+    return Heard(at, "server", 1, message, json.dumps(message))
+
+
+def _act(at: float, request: int, card: str) -> Heard:
+    message = {"type": "act", "request": request, "action": f"play {card}"}
+    return Heard(at, "bot", 1, message, json.dumps(message))
+
+
+def test_an_act_the_clock_ran_out_on_is_the_clocks_failure_not_the_decisions() -> None:
+    """A slow bot's act for the game's last decide may still be on its way when the session
+    ends: past the decide's clock, a missing act fails the clock's check only; before it,
+    the decision's kind fails too, and a kind never answered fails with the missing act."""
+    answered = [_decide(0.0, 1, ["3H", "4S"]), _act(0.5, 1, "3H")]
+    ran_out = [_decide(1.0, 2, ["5H", "4S"]), Heard(2.5, "server", 1, None, "")]
+    follow, clock = check_kind("follow"), check_clock
+    slow = [Transcript(SESSIONS[1], answered + ran_out, [])]
+    assert follow(slow).passed
+    assert not clock(slow).passed and "never answered request 2" in clock(slow).detail
+    cut = [Transcript(SESSIONS[1], answered + ran_out[:1], [])]
+    assert not follow(cut).passed and "no act for request 2" in follow(cut).detail
+    never = [Transcript(SESSIONS[1], ran_out, [])]
+    assert not follow(never).passed and "no act for request 2" in follow(never).detail
 
 
 def test_a_bot_that_plays_cards_it_does_not_hold_fails_the_checks_of_each_decision() -> None:

@@ -48,6 +48,7 @@ def test_wheel_installs_everything_under_setback(wheel: Path) -> None:
         assert f"setback/{part}/__init__.py" in names
     assert "setback/cli.py" in names
     assert "setback/bots/odds.json" in names  # the expert's chances of winning from a score
+    assert "setback/bots/bidding.json" in names  # and its bidding model
 
 
 def test_wheel_holds_every_file_of_the_browser_table(wheel: Path) -> None:

@@ -23,12 +23,13 @@ from setback.bots.remote import Seating, SeatRefusedError, play_remote
 from setback.engine import Action, Game, Rules, Variant, View
 from setback.link.seat_tokens import SeatTokens
 from setback.link.server_link import Address, ServerLink
-from setback.protocol import decode_server
+from setback.protocol import encode
 from setback.protocol.convert import view_from_wire, view_to_wire
 from setback.protocol.messages import CreateTable, Decide, DecisionClock, WireRules
 from setback.protocol.views import WireViews
 from setback.server.app import Server
 from setback.server.config import ServerConfig
+from setback.server.turnclock import NO_CLOCK
 
 
 @settings(max_examples=60, deadline=None)
@@ -43,7 +44,7 @@ def test_views_survive_the_wire(
 ) -> None:
     """view_from_wire(view_to_wire(v)) == v for every seat and spectators, and the server's
     event-fed :class:`WireViews` give exactly view_to_wire's view after every action, and
-    the same in their decision lines."""
+    the very bytes of encoding a ``Decide`` in their decision lines."""
     if teams is not None and (players % teams or players // teams < 2):
         teams = None
     rules = Rules(
@@ -56,18 +57,23 @@ def test_views_survive_the_wire(
         views.note(event)
     rng = random.Random(seed)
 
-    clock = DecisionClock(limit_ms=1000, remaining_ms=rng.randrange(1000))
+    clocks = [DecisionClock(limit_ms=1000, remaining_ms=rng.randrange(1000)), NO_CLOCK,
+              DecisionClock(limit_ms=90_000, remaining_ms=None)]
+    request = 7
 
     def same_everywhere() -> None:
+        nonlocal request
         for seat in [None, *range(players)]:
             view = game.view(seat)
             assert views.view(seat, game.to_act, game.legal_codes()) == view_to_wire(view)
         if game.to_act is not None:
             seat = game.to_act
-            line = views.decide_line("t1", 7, seat, game.legal_codes(), clock)
-            expected = Decide(table="t1", request=7, seat=seat, view=view_to_wire(game.view(seat)), clock=clock)
-            assert line.endswith(b"\n") and line.count(b"\n") == 1
-            assert decode_server(line) == expected
+            clock = rng.choice(clocks)
+            table = rng.choice(["t1", 'a "quoted" \\ table é'])
+            line = views.decide_line(table, request, seat, game.legal_codes(), clock)
+            expected = Decide(table=table, request=request, seat=seat, view=view_to_wire(game.view(seat)), clock=clock)
+            assert line == encode(expected)  # the very bytes msgspec writes
+            request += rng.choice([1, 1000])
 
     same_everywhere()
     for _ in range(steps):
@@ -85,7 +91,8 @@ def test_views_survive_the_wire(
 def test_views_follow_every_variant(variant: Variant) -> None:
     """At every variant (its jokers and off-cards lead and win tricks by their own strength),
     the server's event-fed :class:`WireViews` give view_to_wire's view of every seat at every
-    action of whole seeded games: the trick's winner so far above all."""
+    action of whole seeded games (the trick's winner so far above all), and the very bytes of
+    encoding a ``Decide`` in the decision line of the seat to act."""
     for seed in range(3):
         rules = Rules(players=4 if variant is Variant.PEDRO else 3 + seed, variant=variant)
         game = Game(rules, seed)
@@ -96,6 +103,10 @@ def test_views_follow_every_variant(variant: Variant) -> None:
         while not game.is_over:
             for seat in [None, *range(rules.players)]:
                 assert views.view(seat, game.to_act, game.legal_codes()) == view_to_wire(game.view(seat))
+            to_act = game.to_act
+            assert to_act is not None
+            decide = Decide(table="t1", request=9, seat=to_act, view=view_to_wire(game.view(to_act)), clock=NO_CLOCK)
+            assert views.decide_line("t1", 9, to_act, game.legal_codes(), NO_CLOCK) == encode(decide)
             for event in game.apply(rng.choice(game.legal_actions())):
                 views.note(event)
 

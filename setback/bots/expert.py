@@ -15,7 +15,10 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
 - ``narrow``: a card chosen among three or more keeps only the better half of them after a
   quarter and after half of its rollouts, so the rest go to the finalists;
 - rollouts remember each hand's bid and pitch, and a bid's replay the play after the auction
-  (:class:`MemoRollout`), so a bid costs about half what it did.
+  (:class:`MemoRollout`), so a bid costs about half what it did;
+- ``bid_model``: at a table with a bidding model (:mod:`setback.bots.bidding`: the standard
+  game heads up, the eldest's bid), a bid's value is the model's prediction from the hand and
+  the rollouts' own mean, in place of that mean (:meth:`ExpertBot.bid_values`).
 
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
 played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
@@ -30,13 +33,15 @@ rollouts) and plays as the expert.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
+from setback.bots.bidding import Model, features, model, role
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.odds import odds, win_chance
 from setback.bots.reading import Reader
 from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_over, hand_value
-from setback.engine import ACTIONS, Action, GameState, Phase, View, state_from_view
+from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
@@ -106,6 +111,42 @@ class MemoRollout(Rollout):
         return card
 
 
+@dataclass(slots=True)
+class Tally:
+    """What a bid decision's rollouts made of each legal bid: how many, the sum of their values
+    (:meth:`ExpertBot.value`) and of their points (:func:`hand_value`), and the sums that fit
+    a value to its points over all of them (the slope of the chance of winning in a point)."""
+
+    size: int
+    count: list[int] = field(init=False)
+    values: list[float] = field(init=False)
+    points: list[float] = field(init=False)
+    sums: list[float] = field(default_factory=lambda: [0.0] * 5, init=False)
+    """n, sum of points, of values, of points squared, of points times values."""
+
+    def __post_init__(self) -> None:
+        self.count = [0] * self.size
+        self.values = [0.0] * self.size
+        self.points = [0.0] * self.size
+
+    def add(self, action: int, value: float, points: float) -> None:
+        self.count[action] += 1
+        self.values[action] += value
+        self.points[action] += points
+        sums = self.sums
+        sums[0] += 1
+        sums[1] += points
+        sums[2] += value
+        sums[3] += points * points
+        sums[4] += points * value
+
+    def slope(self) -> float:
+        """How much a value changes in a point, fitted over the decision's rollouts (0 when flat)."""
+        n, p, v, pp, pv = self.sums
+        spread = n * pp - p * p
+        return (n * pv - p * v) / spread if n and spread > 1e-9 else 0.0
+
+
 class ExpertBot(SearchBot):
     """The search bot with a fixed count per decision and exact endgames (see the module docstring)."""
 
@@ -125,6 +166,7 @@ class ExpertBot(SearchBot):
         odds: bool = True,
         narrow: bool = True,
         bids: float = BIDS,
+        bid_model: bool = True,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -140,7 +182,9 @@ class ExpertBot(SearchBot):
         self.odds = odds
         self.narrow = narrow
         self.bids = bids
+        self.bid_model = bid_model
         self.bidding = False
+        self.tally: Tally | None = None
         self.as_search = False
         self.chances: list[float] | None = None
 
@@ -190,6 +234,14 @@ class ExpertBot(SearchBot):
             return 1.0 if outcome.winner == side else 0.0
         return win_chance(chances, state.rules, state.scores, state.side_of[state.dealer], side)
 
+    def score(self, action: int, state: GameState, before: list[int], side: int) -> float:
+        value = self.value(state, before, side)
+        tally = self.tally
+        if tally is not None:
+            points = value if self.chances is None else hand_value(state, before, side)
+            tally.add(action, value, points)
+        return value
+
     def sampler(self, view: View) -> Sampler:
         """With ``read`` (and not as search), samples that read the auction and the pitch."""
         if self.read and self.infer_bids and not self.as_search:
@@ -203,15 +255,51 @@ class ExpertBot(SearchBot):
         count = self.fixed or (PLAYOUTS_HEADS_UP if players == 2 else PLAYOUTS_PER_TABLE // players)
         return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
-    def _expert(self, view: View) -> Action:
+    def _setup(self, view: View) -> None:
+        """Set the count, the phase and the chances of the decision in ``view``."""
         self.playouts = self._count(view)
         self.bidding = view.phase is Phase.BIDDING
         self.chances = odds(view.rules) if self.odds else None
+
+    def _expert(self, view: View) -> Action:
+        self._setup(view)
         if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
             max(view.hand_sizes) <= endgame_cards(view.rules.players)
         ):
             return self._solve(view)
+        bids = model(view.rules) if self.bidding and self.bid_model and len(view.legal) > 1 else None
+        if bids is not None:
+            legal, values = self.bid_values(view, bids)
+            best = max(range(len(legal)), key=lambda i: (values[i], -i))
+            return ACTIONS[legal[best]]
         return self.search(view)
+
+    def rollout_means(self, view: View) -> tuple[list[int], Tally]:
+        """The rollouts of the bid decision in ``view``: the legal codes and what the rollouts
+        made of each (:class:`Tally`)."""
+        self._setup(view)
+        self.tally = tally = Tally(len(view.legal))
+        try:
+            legal, _, _ = self.evaluate(view)
+        finally:
+            self.tally = None
+        return legal, tally
+
+    def bid_values(self, view: View, bids: Model) -> tuple[list[int], list[float]]:
+        """Each legal bid's value with the bidding model ``bids``: the rollouts' mean value, moved
+        by the model's correction of their mean points (through the slope of value in points,
+        fitted over the rollouts, when the value is a chance of winning)."""
+        legal, tally = self.rollout_means(view)
+        slope = 1.0 if self.chances is None else tally.slope()
+        inputs = features(view)
+        seat = role(view)
+        values = []
+        for i, code in enumerate(legal):
+            n = max(1, tally.count[i])
+            points = tally.points[i] / n
+            predicted = bids.value(seat, code - PASS_CODE, inputs, points)
+            values.append(tally.values[i] / n + slope * ((points if predicted is None else predicted) - points))
+        return legal, values
 
     def _solve(self, view: View) -> Action:
         """The legal card whose exact play-out scored best on average over ``solves`` samples."""

@@ -294,10 +294,17 @@ class SearchBot(Bot):
 
     def search(self, view: View) -> Action:
         """The legal action whose rollouts scored best on average."""
+        if len(view.legal) == 1:
+            return view.legal[0]
+        legal, tried, totals = self.evaluate(view)
+        best = max(tried, key=lambda i: (totals[i], -i))
+        return ACTIONS[legal[best]]
+
+    def evaluate(self, view: View) -> tuple[list[int], list[int], list[float]]:
+        """This decision's rollouts: the legal action codes, the indexes of those still tried at
+        the end (all of them without :meth:`cuts`) and each one's total of :meth:`score`."""
         start = time.perf_counter()
         legal = [a.code for a in view.legal]
-        if len(legal) == 1:
-            return view.legal[0]
         deadline = decision_deadline(start, self.budget_ms, view)
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
@@ -315,7 +322,7 @@ class SearchBot(Bot):
                 state = root.clone(self.rng)
                 state.apply_action(legal[i])
                 rollout.play_out(state)
-                totals[i] += self.value(state, before, side)
+                totals[i] += self.score(i, state, before, side)
             done += len(tried)
             if (self.playouts is not None and done >= self.playouts) or (
                 deadline is not None and time.perf_counter() >= deadline
@@ -324,8 +331,12 @@ class SearchBot(Bot):
             if cuts and done >= cuts[0]:
                 cuts.pop(0)
                 tried = sorted(sorted(tried, key=lambda i: (-totals[i], i))[: max(2, (len(tried) + 1) // 2)])
-        best = max(tried, key=lambda i: (totals[i], -i))
-        return ACTIONS[legal[best]]
+        return legal, tried, totals
+
+    def score(self, action: int, state: GameState, before: list[int], side: int) -> float:
+        """What one rollout of the legal action at index ``action``, ended in ``state``, adds to
+        its total: :meth:`value` (a subclass may note more of it)."""
+        return self.value(state, before, side)
 
     def cuts(self, actions: int) -> list[int]:
         """After how many rollouts a decision among ``actions`` keeps only the better half of

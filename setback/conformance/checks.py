@@ -169,7 +169,7 @@ def check_kind(kind: str) -> Callable[[list[Transcript]], Verdict]:
                 f"for a {kind} decision (sections 8, 10, 14)")
 
     def check(transcripts: list[Transcript]) -> Verdict:
-        seen = 0
+        seen, unanswered = 0, ""
         for transcript in transcripts:
             exempt = _exempt(transcript)
             for answer in answers(transcript):
@@ -181,9 +181,12 @@ def check_kind(kind: str) -> Callable[[list[Transcript]], Verdict]:
                 if replaced is not None and not replaced.late:
                     return Verdict(kind, False, _replaced(transcript, answer, replaced.what), expected)
                 if answer.act is None:
-                    if not _answered_later(transcript, answer):
-                        return Verdict(kind, False, f"no act for request {answer.request} ({transcript.session.name})",
-                                       expected)
+                    if _answered_later(transcript, answer):
+                        continue
+                    missing = f"no act for request {answer.request} ({transcript.session.name})"
+                    if not _ran_out(transcript, answer):
+                        return Verdict(kind, False, missing, expected)
+                    unanswered = unanswered or missing  # (the clock's check tells it; an act may be on its way)
                     continue
                 assert answer.act.message is not None
                 action = answer.act.message.get("action")
@@ -193,7 +196,7 @@ def check_kind(kind: str) -> Callable[[list[Transcript]], Verdict]:
                     return Verdict(kind, False, f"answered {answer.act.line} to legal {view['legal']}{why}", expected)
                 seen += 1
         if not seen:
-            return Verdict(kind, False, f"no {kind} decision came up in these games", expected)
+            return Verdict(kind, False, unanswered or f"no {kind} decision came up in these games", expected)
         return Verdict(kind, True, f"{seen} answered legally", expected)
 
     return check
@@ -209,6 +212,14 @@ def _answered_later(transcript: Transcript, answer: Answered) -> bool:
     """An act for the request after a later delivery of the same decide (a resync, the tap's refusal)."""
     return any(h.message is not None and h.message.get("request") == answer.request and h.at > answer.decide.at
                for h in from_bot(transcript.heard, "act"))
+
+
+def _ran_out(transcript: Transcript, answer: Answered) -> bool:
+    """Whether the decide's clock ran out with the session still going: the server played for
+    the seat, and a late act may still have been on its way when the session ended."""
+    assert answer.decide.message is not None
+    limit = (answer.decide.message.get("clock") or {}).get("limit_ms")
+    return limit is not None and any(h.at > answer.decide.at + limit / 1000 for h in transcript.heard)
 
 
 def _refusal(error: Heard | None) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -33,7 +33,6 @@ from setback.protocol.convert import (
     trick_to_wire,
 )
 from setback.protocol.messages import (
-    Decide,
     DecisionClock,
     SeatCard,
     WireBid,
@@ -43,26 +42,31 @@ from setback.protocol.messages import (
     WireView,
 )
 
-KEPT_ENCODED = ("rules", "bids", "tricks", "scores", "last_result", "outcome")
-"""View fields that change a few times a hand at most: a decision line reuses their JSON."""
-
 _encoder: Final = msgspec.json.Encoder()
 _CARD_TEXT: Final = CARD_TEXT
 """The engine's, held here: compiled, a name imported from a module that is not is looked up at each use."""
 
-
-def _encoded_form(struct: type[msgspec.Struct], swap: dict[str, Any]) -> Any:
-    """A type that encodes just as ``struct`` does, whose fields named in ``swap`` take the
-    type given there instead (``msgspec.Raw``: JSON encoded beforehand). Made from
-    ``struct`` itself, so the two cannot drift apart; built positionally, in the order of
-    ``struct``'s fields (with 18 fields, keywords cost more than the encoding)."""
-    config = struct.__struct_config__
-    fields = [(f.name, swap.get(f.name, f.type)) for f in msgspec.structs.fields(struct)]
-    return msgspec.defstruct(f"Encoded{struct.__name__}", fields, tag=config.tag, tag_field=config.tag_field, gc=False)
+SMALL_INTS: Final = tuple(str(n).encode() for n in range(256))
+"""The JSON of the numbers a view holds (seats, sizes, bids, hands dealt), made once."""
+ACTION_JSON: Final = tuple(_encoder.encode(text) for text in ACTION_TEXT)
+"""Each action's text as a JSON string, by its code."""
+CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
+"""Each card's text as a JSON string, by its index."""
+PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
 
-_EncodedView: Final = _encoded_form(WireView, dict.fromkeys(KEPT_ENCODED, msgspec.Raw))
-_EncodedDecide: Final = _encoded_form(Decide, {"view": _EncodedView})
+def _int_json(value: int | None) -> bytes:
+    """``value`` as msgspec writes it."""
+    if value is None:
+        return b"null"
+    if 0 <= value < 256:
+        return SMALL_INTS[value]
+    return str(value).encode()
+
+
+def _appended(items: bytes, item: bytes) -> bytes:
+    """The JSON array ``items`` with ``item`` (JSON) added at its end."""
+    return b"[%b]" % item if items == b"[]" else b"%b,%b]" % (items[:-1], item)
 
 
 class WireViews:
@@ -75,14 +79,16 @@ class WireViews:
 
     Its lists are never changed in place, only replaced, so the views it hands out share
     them: a view stays as it was made, and must not be changed by whoever holds it.
-    :meth:`decide_line` is the server's hot path: the same line as encoding a ``Decide``
-    with :meth:`view`, with the fields that change a few times a hand kept encoded.
+    :meth:`decide_line` is the server's hot path: the bytes of encoding a ``Decide`` with
+    :meth:`view`, put together from pieces of JSON kept until what they hold next changes.
     """
 
     __slots__ = (
-        "_best", "_encoded", "_strengths", "_trump", "_variant", "bid", "bids", "dealer", "hand_number", "hands",
-        "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores", "trick", "tricks", "trump",
-        "winning",
+        "_best", "_bids_json", "_called", "_clock", "_clock_json", "_hand_json", "_head", "_outcome_json", "_played",
+        "_result_json", "_rules_json", "_sizes_json", "_strengths", "_table", "_table_json", "_trick_json",
+        "_tricks_json", "_trump", "_variant", "bid", "bids", "dealer",
+        "hand_number", "hands", "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores",
+        "trick", "tricks", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -110,48 +116,81 @@ class WireViews:
         self.outcome: WireOutcome | None = None
         self.results: list[WireHandResult] = []
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
-        self._encoded: dict[str, msgspec.Raw] = {}
-        """The :data:`KEPT_ENCODED` fields as JSON, each until it next changes."""
+        # The decision line's pieces of JSON, each as msgspec writes it; b"": to be made again.
+        self._rules_json = _encoder.encode(self.rules)
+        self._head = b""
+        """``,"rules":…,"phase":…,"hand_number":…,"dealer":…,"to_act":``"""
+        self._called = b""
+        """``,"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":``"""
+        self._played = b""
+        """``,"tricks":…,"scores":…,"last_result":…,"legal":``"""
+        self._bids_json = b"[]"
+        self._trick_json = b"[]"
+        self._tricks_json = b"[]"
+        """The bids, the trick in play and the tricks taken: each kept as it grows."""
+        self._result_json = b""
+        """``,"scores":…,"last_result":…``"""
+        self._sizes_json = b""
+        self._hand_json = [b""] * rules.players
+        """Each seat's hand."""
+        self._outcome_json = b"null"
+        self._table = ""
+        self._table_json = b""
+        """The table's id the last line named, and its JSON."""
+        self._clock: DecisionClock | None = None
+        self._clock_json = b""
+        """The clock the last line carried, and its JSON."""
 
     def note(self, event: Event) -> None:
         kind = type(event)
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed)
-            seat = event.seat
-            card: int = event.card  # as an int, it indexes the tables below natively
-            text = _CARD_TEXT[card]
-            hands = self.hands
-            hand = hands[seat][:]  # a new list: views already made share the old one
+            code: int = event.card  # as an int, it indexes the tables below natively
+            text = _CARD_TEXT[code]
+            hand = self.hands[event.seat][:]  # a new list: views already made share the old one
             hand.remove(text)
-            hands[seat] = hand
+            self.hands[event.seat] = hand
+            self._hand_json[event.seat] = self._sizes_json = b""
             if not self.trick:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
-                self._strengths = trick_strengths(card, self._trump, self._variant)
+                self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
-            self.trick = [*self.trick, SeatCard(seat, text)]
-            strength = self._strengths[card]
+            seat, card = SMALL_INTS[event.seat], CARD_JSON[code]
+            if self.trick:
+                self._trick_json = b'%b,{"seat":%b,"card":%b}]' % (self._trick_json[:-1], seat, card)
+            else:
+                self._trick_json = b'[{"seat":%b,"card":%b}]' % (seat, card)
+            self.trick = [*self.trick, SeatCard(event.seat, text)]
+            strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
-                self.winning = seat
+                self.winning = event.seat
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
-            self.tricks = [*self.tricks, trick_to_wire(event)]
+            taken = trick_to_wire(event)
+            self.tricks = [*self.tricks, taken]
             self.trick = []
             self.winning = None
-            self._changed("tricks")
+            self._tricks_json = _appended(self._tricks_json, _encoder.encode(taken))
+            self._trick_json = b"[]"
+            self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
-            self.bids = [*self.bids, bid_to_wire(event)]
-            self._changed("bids")
+            bid = bid_to_wire(event)
+            self.bids = [*self.bids, bid]
+            self._bids_json = _appended(self._bids_json, _encoder.encode(bid))
+            self._called = b""
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = event.trump.letter
             self._trump = event.trump
+            self._called = b""
         elif kind is PitcherChosen:
             assert isinstance(event, PitcherChosen)
             self.phase = "playing"
             self.pitcher = event.pitcher
             self.bid = event.bid
+            self._head = self._called = b""
         elif kind is HandDealt:
             assert isinstance(event, HandDealt)
             self.phase = "bidding"
@@ -162,31 +201,28 @@ class WireViews:
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self.trick = []
             self.tricks = []
-            self._changed("bids")
-            self._changed("tricks")
+            self._head = self._called = self._played = self._sizes_json = b""
+            self._bids_json = self._trick_json = self._tricks_json = b"[]"
+            self._hand_json = [b""] * len(self.hands)
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             self.last_result = result_to_wire(event.result)
             self.results.append(self.last_result)
             self.scores = list(event.result.scores)
-            self._changed("last_result")
-            self._changed("scores")
+            self._played = self._result_json = b""
         elif kind is HandThrownIn:  # the previous hand has no result
             self.last_result = None
-            self._changed("last_result")
+            self._played = self._result_json = b""
         elif kind is GameWon:
             assert isinstance(event, GameWon)
             self.phase = "game_over"
             self.outcome = outcome_to_wire(event.outcome)
-            self._changed("outcome")
+            self._head = b""
+            self._outcome_json = _encoder.encode(self.outcome)
         elif kind is DealerChosen:
             assert isinstance(event, DealerChosen)
             self.dealer = event.dealer
-
-    def _changed(self, name: str) -> None:
-        """The field ``name`` (one of :data:`KEPT_ENCODED`) changed: it is encoded again when next sent."""
-        if name in self._encoded:  # not dict.pop, a method call by name to compiled code
-            del self._encoded[name]
+            self._head = b""
 
     def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
         """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
@@ -214,18 +250,47 @@ class WireViews:
         )
 
     def decide_line(self, table: str, request: int, seat: int, legal: tuple[int, ...], clock: DecisionClock) -> bytes:
-        """The ``decide`` line asking ``seat`` (the seat to act) for one of the ``legal`` codes:
-        ``encode(Decide(table=..., view=self.view(seat, seat, legal), ...))``, a little faster."""
-        encoded = self._encoded
-        if len(encoded) < len(KEPT_ENCODED):
-            for name in KEPT_ENCODED:
-                if name not in encoded:
-                    encoded[name] = msgspec.Raw(_encoder.encode(getattr(self, name)))
-        hands = self.hands
-        view = _EncodedView(  # WireView's fields, in its order (tests/test_remote_bots.py checks every field)
-            seat, encoded["rules"], self.phase, self.hand_number, self.dealer, seat, hands[seat],
-            [len(hand) for hand in hands], encoded["bids"], self.pitcher, self.bid, self.trump, self.trick,
-            encoded["tricks"], encoded["scores"], encoded["last_result"], [ACTION_TEXT[code] for code in legal],
-            encoded["outcome"], self.winning,
+        """The ``decide`` line asking ``seat`` (the seat to act) for one of the ``legal`` codes: the
+        bytes of ``encode(Decide(table=..., view=self.view(seat, seat, legal), ...))``, made from
+        the pieces kept since they last changed (tests/test_remote_bots.py compares them)."""
+        if table != self._table:
+            self._table, self._table_json = table, _encoder.encode(table)
+        head = self._head
+        if not head:
+            head = self._head = b',"rules":%b,"phase":%b,"hand_number":%d,"dealer":%d,"to_act":' % (
+                self._rules_json, PHASE_JSON[self.phase], self.hand_number, self.dealer,
+            )
+        called = self._called
+        if not called:
+            called = self._called = b',"bids":%b,"pitcher":%b,"bid":%b,"trump":%b,"trick":' % (
+                self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
+            )
+        played = self._played
+        if not played:
+            result = self._result_json
+            if not result:
+                result = self._result_json = b',"scores":%b,"last_result":%b' % (
+                    _encoder.encode(self.scores), _encoder.encode(self.last_result),
+                )
+            played = self._played = b',"tricks":%b%b,"legal":' % (self._tricks_json, result)
+        sizes = self._sizes_json
+        if not sizes:
+            sizes = self._sizes_json = b"[%b]" % b",".join([SMALL_INTS[len(hand)] for hand in self.hands])
+        hand = self._hand_json[seat]
+        if not hand:
+            cards = self.hands[seat]
+            hand = self._hand_json[seat] = b'["%b"]' % '","'.join(cards).encode() if cards else b"[]"
+        if clock is not self._clock:
+            self._clock = clock
+            self._clock_json = b'{"limit_ms":%b,"remaining_ms":%b}' % (
+                _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
+            )
+        at = SMALL_INTS[seat]
+        legal_json = b",".join([ACTION_JSON[code] for code in legal])
+        return (
+            b'{"type":"decide","table":%b,"request":%d,"seat":%b,"view":{"seat":%b%b%b,"hand":%b,"hand_sizes":%b%b%b%b'
+            b'[%b],"outcome":%b,"winning":%b},"clock":%b}\n'
+        ) % (
+            self._table_json, request, at, at, head, at, hand, sizes, called, self._trick_json, played,
+            legal_json, self._outcome_json, _int_json(self.winning), self._clock_json,
         )
-        return _encoder.encode_lines((_EncodedDecide(table, request, seat, view, clock),))

@@ -23,6 +23,7 @@ from setback.server.connection import Connection
 from setback.server.files import soft_limit
 from setback.server.guard import PasswordGuard
 from setback.server.lobby import Lobby
+from setback.server.outgoing import Outgoing
 from setback.server.store import Holder, Store
 from setback.server.timesource import LoopTime, TimeSource
 
@@ -62,22 +63,20 @@ class Server:
         """``time``: where the tables keep their clocks, paces and grace periods (the running
         loop's unless given another, as tests do)."""
         self.config = config or ServerConfig()
+        self.outgoing: Outgoing[Connection] = Outgoing(self.config.max_unread_output, self._over_budget, self._end_turn)
+        """The bytes every peer makes the server hold (queued for it or written and not yet read,
+        and what it sent that was not read whole), as last counted (:meth:`hold`), and the
+        connections to write at the end of this turn."""
         self.store = Store(self.config.db)
-        self.store.wake = self._end_turn_soon
+        self.store.wake = self.outgoing.end_turn
         self.lobby = Lobby(self.config, self.store, time=time or LoopTime())
-        self.lobby.wake = self._end_turn_soon
+        self.lobby.wake = self.outgoing.end_turn
         self.connections: set[Connection] = set()
         self.opening: set[Occupant] = set()
         """Peers of the browser table's port whose request is not answered by an upgrade yet
         (or whose answer they have not read): they count against ``max_connections`` too."""
         self._refused_at = 0.0
         self.passwords = PasswordGuard()
-        self._dirty: list[Connection] = []
-        self.unread = 0
-        """The bytes every peer makes the server hold (queued for it or written and not yet read,
-        and what it sent that was not read whole), as last counted (:meth:`hold`): at most
-        ``max_unread_output``."""
-        self._flush_scheduled = False
         self._stopping = False
         self._fatal_stop: asyncio.Future[None] | None = None
         self._listener: asyncio.Server | None = None
@@ -114,17 +113,9 @@ class Server:
         """Let ``listener`` bring peers in too; :meth:`stop` closes it with the TCP listener."""
         self._listeners.append(listener)
 
-    def mark_dirty(self, connection: Connection) -> None:
-        """``connection`` has output queued: flush at the end of this turn of the loop."""
-        self._dirty.append(connection)
-        if not self._flush_scheduled:
-            self._end_turn_soon()
-
-    def _end_turn_soon(self) -> None:
-        """Commit, then write, at the end of this turn of the loop (once)."""
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+    def _end_turn(self) -> None:
+        """Commit, then write, at the end of this turn of the loop (:class:`Outgoing` asks it once a turn)."""
+        asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
         """End of a turn: send the table updates put off to it, commit its records in one
@@ -136,8 +127,9 @@ class Server:
         everyone, rather than play on what it could not record.
         """
         self.lobby.publish()  # the turn's table updates, before the turn is over (and what it sent, flushed)
-        self._flush_scheduled = False
-        dirty, self._dirty = self._dirty, []
+        outgoing = self.outgoing
+        outgoing.turn_ends = False
+        dirty, outgoing.dirty = outgoing.dirty, []
         try:
             self.store.commit()
         except Exception as exc:  # sqlite3.Error, or a value the file cannot hold (a bug)
@@ -157,22 +149,21 @@ class Server:
     def hold(self, holder: Occupant, held: int) -> None:
         """``holder`` now makes the server hold ``held`` bytes. Past the server's budget for all
         peers together, the peers holding the most are dropped as dead, until the rest fits."""
-        grew = held > holder.held
-        self.unread += held - holder.held
+        by = held - holder.held
         holder.held = held
-        if grew and self.unread > self.config.max_unread_output:
-            self._over_budget()
+        self.outgoing.change(by)
 
     def _over_budget(self) -> None:
         """Count every peer's bytes again (what the peers have read since it was last counted
         is not held any more), then cut the ones holding the most until the rest fits the budget."""
         occupants: list[Occupant] = [*self.connections, *self.opening]
+        outgoing = self.outgoing
         for holder in occupants:
             held = holder.holding()
-            self.unread += held - holder.held
+            outgoing.unread += held - holder.held
             holder.held = held
         for holder in sorted(occupants, key=lambda h: h.held, reverse=True):
-            if self.unread <= self.config.max_unread_output:
+            if outgoing.unread <= outgoing.limit:
                 return
             holder.drop_as_dead("unread_budget_exceeded")
 

@@ -178,8 +178,9 @@ class Play:
         self.send_decide(seat, pending)
 
     def start_clock(self, pending: Pending) -> None:
-        if self.clock.limit is not None:  # untimed, the table makes no callback (two bound methods a decision)
-            self.clock.start(pending, self.host.guard, self._timed_out, pending.request)
+        clock = self.clock
+        if clock.limit is not None:  # (at a table without a clock nothing is built to call back: bot tables' hot path)
+            clock.start(pending, self.host.guard, self._timed_out, pending.request)
 
     def send_decide(self, seat: Seat, pending: Pending) -> None:
         """Ask the seat's connected player for the decision ``pending``, on what is left of its clock."""

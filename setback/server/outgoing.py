@@ -1,0 +1,52 @@
+"""What the server holds for its peers, shared by the server and its connections.
+
+The server (:class:`~setback.server.app.Server`) owns one :class:`Outgoing`; each connection
+is handed it, and counts into it at every line it queues and every write. It is a plain
+object of the compiled hot path, so those counts are a few native operations, not calls
+back into the server through what a connection knows of it (:class:`~setback.server.host.Host`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+C = TypeVar("C")
+"""The server's connections."""
+
+
+class Outgoing(Generic[C]):
+    """The bytes every peer makes the server hold, against ``max_unread_output``, and the
+    connections with lines queued this turn of the loop (written at its end)."""
+
+    def __init__(self, limit: int, over_budget: Callable[[], None], end_turn: Callable[[], None]) -> None:
+        """``over_budget`` is called when a count grows past ``limit`` (the server then drops the
+        peers holding the most until the rest fits); ``end_turn`` schedules the end of this turn
+        of the loop, once a turn (``turn_ends`` says whether it is scheduled)."""
+        self.limit = limit
+        self.unread = 0
+        """The bytes every peer makes the server hold, as last counted: at most ``limit``."""
+        self.dirty: list[C] = []
+        """The connections with lines queued this turn, each once."""
+        self.turn_ends = False
+        """Whether the end of this turn is scheduled (commit, then write)."""
+        self._over_budget = over_budget
+        self._end_turn = end_turn
+
+    def change(self, by: int) -> None:
+        """A peer makes the server hold ``by`` bytes more (fewer, if negative)."""
+        self.unread += by
+        if by > 0 and self.unread > self.limit:
+            self._over_budget()
+
+    def queued(self, connection: C) -> None:
+        """``connection`` has its first line of this turn queued: write it at the turn's end."""
+        self.dirty.append(connection)
+        if not self.turn_ends:
+            self.end_turn()
+
+    def end_turn(self) -> None:
+        """Commit, then write, at the end of this turn of the loop (scheduled once)."""
+        if not self.turn_ends:
+            self.turn_ends = True
+            self._end_turn()
