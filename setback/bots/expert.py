@@ -40,7 +40,15 @@ from setback.bots.bidding import Model, features, model, role
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.odds import odds, win_chance
 from setback.bots.reading import Reader
-from setback.bots.search import Rollout, Sampler, SearchBot, decision_deadline, hand_over, hand_value
+from setback.bots.search import (
+    Rollout,
+    Sampler,
+    SearchBot,
+    best_of,
+    decision_deadline,
+    hand_over,
+    hand_value,
+)
 from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -270,7 +278,7 @@ class ExpertBot(SearchBot):
         bids = model(view.rules) if self.bidding and self.bid_model and len(view.legal) > 1 else None
         if bids is not None:
             legal, values = self.bid_values(view, bids)
-            best = max(range(len(legal)), key=lambda i: (values[i], -i))
+            best = best_of(range(len(legal)), values)
             return ACTIONS[legal[best]]
         return self.search(view)
 
@@ -320,5 +328,5 @@ class ExpertBot(SearchBot):
                 totals[i] += value_after(state, root.hand_number, before, self.value)[side]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        best = best_of(range(len(legal)), totals)
         return ACTIONS[legal[best]]

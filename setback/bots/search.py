@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from setback.bots.base import Bot
@@ -249,6 +250,11 @@ def hand_value(state: GameState, before: list[int], side: int) -> float:
     return value
 
 
+def best_of(indexes: Iterable[int], totals: Sequence[float]) -> int:
+    """The index among ``indexes`` with the highest total, the first of them on a tie."""
+    return max(indexes, key=lambda i: (totals[i], -i))
+
+
 class SearchBot(Bot):
     """Determinized Monte Carlo search with ``budget_ms`` per decision and/or ``playouts`` rollouts."""
 
@@ -297,7 +303,7 @@ class SearchBot(Bot):
         if len(view.legal) == 1:
             return view.legal[0]
         legal, tried, totals = self.evaluate(view)
-        best = max(tried, key=lambda i: (totals[i], -i))
+        best = best_of(tried, totals)
         return ACTIONS[legal[best]]
 
     def evaluate(self, view: View) -> tuple[list[int], list[int], list[float]]:

@@ -156,10 +156,7 @@ class WireViews:
                 self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
             seat, card = SMALL_INTS[event.seat], CARD_JSON[code]
-            if self.trick:
-                self._trick_json = b'%b,{"seat":%b,"card":%b}]' % (self._trick_json[:-1], seat, card)
-            else:
-                self._trick_json = b'[{"seat":%b,"card":%b}]' % (seat, card)
+            self._trick_json = _appended(self._trick_json, b'{"seat":%b,"card":%b}' % (seat, card))
             self.trick = [*self.trick, SeatCard(event.seat, text)]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
