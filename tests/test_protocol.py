@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Variant, parse_action
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
+from setback.protocol.codec import quick_act
 from setback.protocol.convert import (
     event_to_wire,
     result_from_wire,
@@ -158,6 +159,46 @@ def test_decoding_any_bytes_gives_a_message_or_a_protocol_error(data: bytes) -> 
         decode_client(data)
     except ProtocolError as error:
         assert error.code in {Code.MALFORMED, Code.UNKNOWN_TYPE, Code.INVALID_FIELD}
+
+
+ACT_LINE = b'{"type":"act","request":%b,"action":"%b"}'
+
+
+@pytest.mark.parametrize(("request_text", "action"), [
+    (b"0", b"pass"), (b"7", b"bid 2"), (b"123456789012345", b"play 10H"), (b"42", b""), (b"5", b" ~!#/{}"),
+])
+def test_an_act_as_bots_write_it_is_read_without_the_decoder_as_the_decoder_reads_it(
+    request_text: bytes, action: bytes
+) -> None:
+    """The server's hot path reads an ``act`` in its plain form itself: the same request and action."""
+    line = ACT_LINE % (request_text, action)
+    assert quick_act(line) == (int(request_text), action.decode())
+    assert decode_client(line) == Act(request=int(request_text), action=action.decode())
+
+
+@pytest.mark.parametrize("line", [
+    ACT_LINE % (b"07", b"pass"), ACT_LINE % (b"-1", b"pass"), ACT_LINE % (b"", b"pass"),
+    ACT_LINE % (b"1234567890123456", b"pass"), ACT_LINE % (b"1.0", b"pass"), ACT_LINE % (b"1", b'p\\"'),
+    ACT_LINE % (b"1", b"p\\u0041"), ACT_LINE % (b"1", "é".encode()), ACT_LINE % (b"1", b"a\tb"),
+    ACT_LINE % (b"1", b"pass") + b" ", ACT_LINE % (b"1", b"pass") + b"\r",
+    ACT_LINE[:-1] % (b"1", b"pass") + b',"id":3}',
+    b'{"type":"act","request":1,"action":"pass"', b'{"type":"act","request":1,"action":', b'{"type":"act","request":1',
+    b'{"type":"act", "request":1,"action":"pass"}', b'{"type":"act","action":"pass","request":1}',
+])
+def test_any_other_act_is_left_to_the_decoder(line: bytes) -> None:
+    """A number or text JSON writes otherwise, escapes, more fields, other spacing or order: the decoder's."""
+    assert quick_act(line) is None
+
+
+@given(
+    st.one_of(st.binary(max_size=20), st.from_regex(rb"-?[0-9]{0,17}", fullmatch=True)),
+    st.one_of(st.binary(max_size=20), st.binary(max_size=12).map(lambda text: text + b'"}')),
+)
+def test_whatever_is_read_without_the_decoder_the_decoder_reads_the_same(head: bytes, tail: bytes) -> None:
+    line = b'{"type":"act","request":' + head + b',"action":"' + tail
+    quick = quick_act(line)
+    if quick is not None:
+        assert decode_client(line) == Act(request=quick[0], action=quick[1])
 
 
 TODAYS_RULES_KEYS = {"players", "teams", "target", "forced_dealer_bid", "smudge", "no_junk", "hand_limit"}

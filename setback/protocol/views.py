@@ -64,9 +64,9 @@ def _int_json(value: int | None) -> bytes:
     return str(value).encode()
 
 
-def _appended(items: bytes, item: bytes) -> bytes:
-    """The JSON array ``items`` with ``item`` (JSON) added at its end."""
-    return b"[%b]" % item if items == b"[]" else b"%b,%b]" % (items[:-1], item)
+def _added(items: bytes, item: bytes) -> bytes:
+    """The items of a JSON array without its brackets (b"": none) with ``item`` (JSON) added at its end."""
+    return b"%b,%b" % (items, item) if items else item
 
 
 class WireViews:
@@ -77,18 +77,19 @@ class WireViews:
     the game, in order and unredacted, from the first (of a game dealt from its seed:
     the scores start at zero).
 
-    Its lists are never changed in place, only replaced, so the views it hands out share
-    them: a view stays as it was made, and must not be changed by whoever holds it.
+    Each view it hands out is made of lists of its own (the hands, the bids, the trick and
+    the tricks are made for it from the events kept), so a view stays as it was made.
     :meth:`decide_line` is the server's hot path: the bytes of encoding a ``Decide`` with
-    :meth:`view`, put together from pieces of JSON kept until what they hold next changes.
+    :meth:`view`, put together from pieces of JSON kept until what they hold next changes;
+    it builds none of the view's objects.
     """
 
     __slots__ = (
-        "_best", "_bids_json", "_called", "_clock", "_clock_json", "_hand_json", "_head", "_outcome_json", "_played",
-        "_result_json", "_rules_json", "_sizes_json", "_strengths", "_table", "_table_json", "_trick_json",
-        "_tricks_json", "_trump", "_variant", "bid", "bids", "dealer",
-        "hand_number", "hands", "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores",
-        "trick", "tricks", "trump", "winning",
+        "_best", "_bids", "_bids_json", "_called", "_cards_json", "_clock", "_clock_json", "_hand_json", "_head",
+        "_held", "_outcome_json", "_played", "_plays", "_result_json", "_rules_json", "_sizes_json", "_strengths",
+        "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump", "_variant", "bid", "dealer",
+        "hand_number", "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores", "trump",
+        "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -97,12 +98,16 @@ class WireViews:
         self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
         self.hand_number = 0
         self.dealer = 0
-        self.hands: list[list[str]] = [[] for _ in range(rules.players)]
-        self.bids: list[WireBid] = []
+        self._held: list[list[int]] = [[] for _ in range(rules.players)]
+        """Each seat's cards (codes, as dealt), less those played: changed in place, never handed out."""
+        self._bids: list[Passed | BidMade] = []
         self.pitcher: int | None = None
         self.bid: int | None = None
         self.trump: str | None = None
-        self.trick: list[SeatCard] = []
+        self._plays: list[CardPlayed] = []
+        """The cards of the trick in play, in playing order."""
+        self._taken: list[TrickWon] = []
+        """The tricks taken this hand."""
         self._trump: Suit | None = None
         self.winning: int | None = None
         """The seat whose card wins the trick in play so far (None while no card is in it)."""
@@ -110,7 +115,6 @@ class WireViews:
         """How strongly each card plays in the trick in play (the rule's, from its first card)."""
         self._best = 0
         """The strength of the card that wins the trick in play so far."""
-        self.tricks: list[WireTrick] = []
         self.scores = [0] * rules.sides
         self.last_result: WireHandResult | None = None
         self.outcome: WireOutcome | None = None
@@ -121,13 +125,16 @@ class WireViews:
         self._head = b""
         """``,"rules":…,"phase":…,"hand_number":…,"dealer":…,"to_act":``"""
         self._called = b""
-        """``,"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":``"""
+        """``,"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":[``"""
         self._played = b""
-        """``,"tricks":…,"scores":…,"last_result":…,"legal":``"""
-        self._bids_json = b"[]"
-        self._trick_json = b"[]"
-        self._tricks_json = b"[]"
-        """The bids, the trick in play and the tricks taken: each kept as it grows."""
+        """``],"tricks":…,"scores":…,"last_result":…,"legal":``"""
+        self._bids_json = b""
+        self._trick_json = b""
+        self._tricks_json = b""
+        """The items of the bids, the trick in play and the tricks taken, without their brackets:
+        each kept as it grows."""
+        self._cards_json = b""
+        """The cards of the trick in play, as the trick taken will list them (without brackets)."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
         self._sizes_json = b""
@@ -141,41 +148,64 @@ class WireViews:
         self._clock_json = b""
         """The clock the last line carried, and its JSON."""
 
+    @property
+    def hands(self) -> list[list[str]]:
+        """Each seat's hand, as the views give it (a new list each time)."""
+        return [[_CARD_TEXT[code] for code in held] for held in self._held]
+
+    @property
+    def bids(self) -> list[WireBid]:
+        """The bids of the hand so far (a new list each time)."""
+        return [bid_to_wire(bid) for bid in self._bids]
+
+    @property
+    def trick(self) -> list[SeatCard]:
+        """The trick in play (a new list each time)."""
+        return [SeatCard(play.seat, _CARD_TEXT[play.card]) for play in self._plays]
+
+    @property
+    def tricks(self) -> list[WireTrick]:
+        """The tricks taken this hand (a new list each time)."""
+        return [trick_to_wire(trick) for trick in self._taken]
+
     def note(self, event: Event) -> None:
         kind = type(event)
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed)
             code: int = event.card  # as an int, it indexes the tables below natively
-            text = _CARD_TEXT[code]
-            hand = self.hands[event.seat][:]  # a new list: views already made share the old one
-            hand.remove(text)
-            self.hands[event.seat] = hand
-            self._hand_json[event.seat] = self._sizes_json = b""
-            if not self.trick:  # it leads: how strongly each card plays follows from it
+            seat = event.seat
+            self._held[seat].remove(code)
+            self._hand_json[seat] = self._sizes_json = b""
+            plays = self._plays
+            if not plays:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
                 self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
-            seat, card = SMALL_INTS[event.seat], CARD_JSON[code]
-            self._trick_json = _appended(self._trick_json, b'{"seat":%b,"card":%b}' % (seat, card))
-            self.trick = [*self.trick, SeatCard(event.seat, text)]
+            plays.append(event)
+            card = CARD_JSON[code]
+            self._trick_json = _added(self._trick_json, b'{"seat":%b,"card":%b}' % (SMALL_INTS[seat], card))
+            self._cards_json = _added(self._cards_json, card)
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
-                self.winning = event.seat
+                self.winning = seat
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
-            taken = trick_to_wire(event)
-            self.tricks = [*self.tricks, taken]
-            self.trick = []
+            self._taken.append(event)
+            taken = b'{"number":%b,"leader":%b,"cards":[%b],"winner":%b}' % (
+                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], self._cards_json,
+                SMALL_INTS[event.winner],
+            )
+            self._plays = []
             self.winning = None
-            self._tricks_json = _appended(self._tricks_json, _encoder.encode(taken))
-            self._trick_json = b"[]"
+            self._tricks_json = _added(self._tricks_json, taken)
+            self._trick_json = self._cards_json = b""
             self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
-            bid = bid_to_wire(event)
-            self.bids = [*self.bids, bid]
-            self._bids_json = _appended(self._bids_json, _encoder.encode(bid))
+            self._bids.append(event)
+            amount = _int_json(event.amount) if type(event) is BidMade else b"null"
+            self._bids_json = _added(self._bids_json, b'{"seat":%b,"bid":%b}' % (SMALL_INTS[event.seat], amount))
             self._called = b""
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
@@ -193,14 +223,14 @@ class WireViews:
             self.phase = "bidding"
             self.hand_number = event.hand_number
             self.dealer = event.dealer
-            self.hands = [[_CARD_TEXT[c] for c in cards] for cards in event.hands]
-            self.bids = []
+            self._held = [list(cards) for cards in event.hands]
+            self._bids = []
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
-            self.trick = []
-            self.tricks = []
+            self._plays = []
+            self._taken = []
             self._head = self._called = self._played = self._sizes_json = b""
-            self._bids_json = self._trick_json = self._tricks_json = b"[]"
-            self._hand_json = [b""] * len(self.hands)
+            self._bids_json = self._trick_json = self._cards_json = self._tricks_json = b""
+            self._hand_json = [b""] * len(self._held)
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             self.last_result = result_to_wire(event.result)
@@ -224,6 +254,7 @@ class WireViews:
     def view(self, seat: int | None, to_act: int | None, legal: tuple[int, ...]) -> WireView:
         """``seat``'s view (None: a spectator's); ``to_act`` and the ``legal`` codes are the game's."""
         hands = self.hands
+        bids, trick, tricks = self.bids, self.trick, self.tricks
         return WireView(
             seat=seat,
             rules=self.rules,
@@ -233,12 +264,12 @@ class WireViews:
             to_act=to_act,
             hand=hands[seat] if seat is not None else [],
             hand_sizes=list(map(len, hands)),
-            bids=self.bids,
+            bids=bids,
             pitcher=self.pitcher,
             bid=self.bid,
             trump=self.trump,
-            trick=self.trick,
-            tricks=self.tricks,
+            trick=trick,
+            tricks=tricks,
             scores=self.scores,
             last_result=self.last_result,
             legal=list(map(ACTION_TEXT.__getitem__, legal)) if seat is not None and seat == to_act else [],
@@ -259,7 +290,7 @@ class WireViews:
             )
         called = self._called
         if not called:
-            called = self._called = b',"bids":%b,"pitcher":%b,"bid":%b,"trump":%b,"trick":' % (
+            called = self._called = b',"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
                 self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
             )
         played = self._played
@@ -269,14 +300,13 @@ class WireViews:
                 result = self._result_json = b',"scores":%b,"last_result":%b' % (
                     _encoder.encode(self.scores), _encoder.encode(self.last_result),
                 )
-            played = self._played = b',"tricks":%b%b,"legal":' % (self._tricks_json, result)
+            played = self._played = b'],"tricks":[%b]%b,"legal":' % (self._tricks_json, result)
         sizes = self._sizes_json
         if not sizes:
-            sizes = self._sizes_json = b"[%b]" % b",".join([SMALL_INTS[len(hand)] for hand in self.hands])
+            sizes = self._sizes_json = b"[%b]" % b",".join([SMALL_INTS[len(held)] for held in self._held])
         hand = self._hand_json[seat]
         if not hand:
-            cards = self.hands[seat]
-            hand = self._hand_json[seat] = b'["%b"]' % '","'.join(cards).encode() if cards else b"[]"
+            hand = self._hand_json[seat] = b"[%b]" % b",".join([CARD_JSON[code] for code in self._held[seat]])
         if clock is not self._clock:
             self._clock = clock
             self._clock_json = b'{"limit_ms":%b,"remaining_ms":%b}' % (

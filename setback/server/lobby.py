@@ -222,7 +222,8 @@ class Lobby:
         """Carry out one request from a greeted peer; a refusal becomes a typed error (and True)."""
         try:
             if type(message) is Act:  # the hot path
-                self.act(peer, message)
+                assert isinstance(message, Act)
+                self.act(peer, message.request, message.action)
             else:
                 self._dispatch(peer, message)
         except RefusedError as exc:
@@ -230,9 +231,10 @@ class Lobby:
             return True
         return False
 
-    def act(self, peer: Peer, act: Act) -> None:
-        """A seat's answer to its decision, carried out; :class:`RefusedError` (not sent) if refused."""
-        self._table_of(peer).act(peer, act.request, act.action)
+    def act(self, peer: Peer, request: int, action: str) -> None:
+        """A seat's answer (an ``act``) to its decision ``request``, carried out; :class:`RefusedError`
+        (not sent) if refused."""
+        self._table_of(peer).act(peer, request, action)
 
     def asks_ready(self, peer: Peer) -> bool:
         """Whether a ``ready`` from ``peer`` now is the one its table's game asks for (see

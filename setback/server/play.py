@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
 import msgspec
 import structlog
@@ -31,6 +31,10 @@ from setback.server.timesource import TimeSource
 from setback.server.turnclock import TurnClock
 
 log = structlog.get_logger("setback.table")
+
+_BY_PLAYER: Final = BY_PLAYER
+_BY_STAND_IN: Final = BY_STAND_IN
+"""The store's, held here: compiled, a name imported from a module that is not is looked up at each use."""
 
 
 class Host(Protocol):
@@ -118,7 +122,7 @@ class Play:
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise RefusedError(Code.ILLEGAL_ACTION, str(exc), request=pending.request) from None
         self.seats[index].timeouts = 0
-        self._applied(action, index, BY_PLAYER)
+        self._applied(action, index, _BY_PLAYER)
 
     def _apply(self, action: Action, seat: int, by: int) -> None:
         """Apply an action the server chose (timeout policy, a bot): it must be legal."""
@@ -129,7 +133,7 @@ class Play:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
         self.store.add_action(self.game_id, seat, ACTION_TEXT[action.code], by)
-        if by == BY_STAND_IN:
+        if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()
 
