@@ -81,10 +81,10 @@ def test_shuffled_deck_is_the_standard_library_shuffle() -> None:
     """The engine's one-loop shuffle lays out the deck as ``random.Random.shuffle`` does and
     leaves the generator in the same state, so seeded games (and stored ones) deal the same."""
     for seed in range(500):
-        ours, theirs = random.Random(seed), random.Random(seed)
-        expected = list(range(52))
-        for _ in range(3):
-            theirs.shuffle(expected)
-            assert shuffled_deck(ours) == expected
-            expected = list(range(52))
-        assert ours.getstate() == theirs.getstate()
+        for fresh in (tuple(range(52)), (*range(52), 63), (*range(52), 64, 65)):  # the variants' decks too
+            ours, theirs = random.Random(seed), random.Random(seed)
+            for _ in range(3):
+                expected = list(fresh)
+                theirs.shuffle(expected)
+                assert shuffled_deck(ours, fresh) == expected
+            assert ours.getstate() == theirs.getstate()

@@ -16,6 +16,7 @@ from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Va
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
 from setback.protocol.codec import quick_act
 from setback.protocol.convert import (
+    ACTION_TEXT,
     event_to_wire,
     result_from_wire,
     result_to_wire,
@@ -165,14 +166,14 @@ ACT_LINE = b'{"type":"act","request":%b,"action":"%b"}'
 
 
 @pytest.mark.parametrize(("request_text", "action"), [
-    (b"0", b"pass"), (b"7", b"bid 2"), (b"123456789012345", b"play 10H"), (b"42", b""), (b"5", b" ~!#/{}"),
+    (b"0", b"pass"), (b"7", b"bid 2"), (b"123456789012345", b"play 10H"), (b"42", b"play JK"), (b"5", b"bid 10"),
 ])
 def test_an_act_as_bots_write_it_is_read_without_the_decoder_as_the_decoder_reads_it(
     request_text: bytes, action: bytes
 ) -> None:
     """The server's hot path reads an ``act`` in its plain form itself: the same request and action."""
     line = ACT_LINE % (request_text, action)
-    assert quick_act(line) == (int(request_text), action.decode())
+    assert quick_act(line, len(line)) == quick_act(line + b"\n", len(line)) == (int(request_text), action.decode())
     assert decode_client(line) == Act(request=int(request_text), action=action.decode())
 
 
@@ -180,14 +181,21 @@ def test_an_act_as_bots_write_it_is_read_without_the_decoder_as_the_decoder_read
     ACT_LINE % (b"07", b"pass"), ACT_LINE % (b"-1", b"pass"), ACT_LINE % (b"", b"pass"),
     ACT_LINE % (b"1234567890123456", b"pass"), ACT_LINE % (b"1.0", b"pass"), ACT_LINE % (b"1", b'p\\"'),
     ACT_LINE % (b"1", b"p\\u0041"), ACT_LINE % (b"1", "é".encode()), ACT_LINE % (b"1", b"a\tb"),
+    ACT_LINE % (b"1", b""), ACT_LINE % (b"1", b"PASS"), ACT_LINE % (b"1", b"play 10h"), ACT_LINE % (b"1", b"pass "),
     ACT_LINE % (b"1", b"pass") + b" ", ACT_LINE % (b"1", b"pass") + b"\r",
     ACT_LINE[:-1] % (b"1", b"pass") + b',"id":3}',
     b'{"type":"act","request":1,"action":"pass"', b'{"type":"act","request":1,"action":', b'{"type":"act","request":1',
     b'{"type":"act", "request":1,"action":"pass"}', b'{"type":"act","action":"pass","request":1}',
 ])
 def test_any_other_act_is_left_to_the_decoder(line: bytes) -> None:
-    """A number or text JSON writes otherwise, escapes, more fields, other spacing or order: the decoder's."""
-    assert quick_act(line) is None
+    """A number or text JSON writes otherwise, escapes, an action not as the server writes it, more
+    fields, other spacing or order: the decoder's."""
+    assert quick_act(line, len(line)) is None
+
+
+def test_every_action_is_written_as_its_own_json_string() -> None:
+    """What lets an act's action be read as its bytes: no action's text needs escaping in JSON."""
+    assert all(msgspec.json.encode(text) == b'"%b"' % text.encode() for text in ACTION_TEXT)
 
 
 @given(
@@ -196,7 +204,7 @@ def test_any_other_act_is_left_to_the_decoder(line: bytes) -> None:
 )
 def test_whatever_is_read_without_the_decoder_the_decoder_reads_the_same(head: bytes, tail: bytes) -> None:
     line = b'{"type":"act","request":' + head + b',"action":"' + tail
-    quick = quick_act(line)
+    quick = quick_act(line, len(line))
     if quick is not None:
         assert decode_client(line) == Act(request=quick[0], action=quick[1])
 

@@ -11,6 +11,7 @@ from typing import Final
 
 import msgspec
 
+from setback.protocol.convert import ACTION_TEXT
 from setback.protocol.errors import Code
 from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
 
@@ -97,21 +98,22 @@ def decode_client(line: bytes) -> ClientMessage:
 
 _ACT_HEAD: Final = b'{"type":"act","request":'
 _ACTION_KEY: Final = b',"action":"'
-_PLAIN: Final = bytes(32 <= byte <= 126 and byte not in b'"\\' for byte in range(256))
-"""1 for each byte an action's text may hold as itself in JSON (printable ASCII but quote and backslash)."""
+_ACTIONS: Final = {text.encode(): text for text in ACTION_TEXT}
+"""Each action's text as the server writes it (in ``legal``), by its bytes: all printable ASCII
+with no quote or backslash, so each is its own JSON string's content."""
 _MOST_DIGITS: Final = 15
 """The longest request number read without the decoder (any longer: the decoder reads it)."""
 
 
-def quick_act(line: bytes) -> tuple[int, str] | None:
-    """The request and action of an ``act`` written exactly as bots write it:
-    ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and TEXT printable
-    ASCII with no quote or backslash. Read without the decoder, it is what :func:`decode_client`
-    would read (an :class:`Act` with no ``id``); any other line gives None (then the decoder
-    reads it, and says what is wrong with it). The server's hot path: one such line a decision."""
+def quick_act(line: bytes, end: int) -> tuple[int, str] | None:
+    """The request and action of an ``act`` that ``line[:end]`` holds written exactly as bots
+    write it: ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and TEXT
+    an action as the server writes it (``legal``'s; no newline in any). Read without the decoder,
+    it is what :func:`decode_client` would read of ``line[:end]`` (an :class:`Act` with no
+    ``id``); any other line gives None (then the decoder reads it, and says what is wrong with
+    it). The server's hot path: one such line a decision."""
     if not line.startswith(_ACT_HEAD):
         return None
-    end = len(line)
     first = at = len(_ACT_HEAD)
     request = 0
     while at < end and 48 <= line[at] <= 57:  # 0-9
@@ -123,10 +125,8 @@ def quick_act(line: bytes) -> tuple[int, str] | None:
     text = at + len(_ACTION_KEY)
     if line[at:text] != _ACTION_KEY or end - text < 2 or line[end - 2] != 34 or line[end - 1] != 125:  # "}
         return None
-    for at in range(text, end - 2):
-        if not _PLAIN[line[at]]:
-            return None
-    return request, line[text:end - 2].decode("ascii")
+    action = _ACTIONS.get(line[text:end - 2])
+    return None if action is None else (request, action)
 
 
 def decode_server(line: bytes) -> ServerMessage:
@@ -146,6 +146,11 @@ class LineBuffer:
         self.limit = limit
         self._pending = bytearray()
         self._discarding = False
+
+    @property
+    def between_lines(self) -> bool:
+        """Nothing of a line is held or being discarded: the next byte fed begins a line."""
+        return not self._pending and not self._discarding
 
     @property
     def held(self) -> int:

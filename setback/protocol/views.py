@@ -8,6 +8,7 @@ import msgspec
 
 from setback.engine import (
     CARD_TEXT,
+    MAX_PLAYERS,
     BidMade,
     CardPlayed,
     DealerChosen,
@@ -52,6 +53,10 @@ ACTION_JSON: Final = tuple(_encoder.encode(text) for text in ACTION_TEXT)
 """Each action's text as a JSON string, by its code."""
 CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
 """Each card's text as a JSON string, by its index."""
+SEAT_CARD_JSON: Final = tuple(
+    tuple(b'{"seat":%d,"card":%b}' % (seat, card) for card in CARD_JSON) for seat in range(MAX_PLAYERS)
+)
+"""A card in the trick (a ``SeatCard``'s JSON), by seat and card index."""
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
 
@@ -139,7 +144,8 @@ class WireViews:
         """``,"scores":…,"last_result":…``"""
         self._sizes_json = b""
         self._hand_json = [b""] * rules.players
-        """Each seat's hand."""
+        """Each seat's hand; as the bids', without brackets (b"": to be made again; a seat whose
+        hand is empty has it made again each time)."""
         self._outcome_json = b"null"
         self._table = ""
         self._table_json = b""
@@ -182,9 +188,8 @@ class WireViews:
                 self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
-            card = CARD_JSON[code]
-            self._trick_json = _added(self._trick_json, b'{"seat":%b,"card":%b}' % (SMALL_INTS[seat], card))
-            self._cards_json = _added(self._cards_json, card)
+            self._trick_json = _added(self._trick_json, SEAT_CARD_JSON[seat][code])
+            self._cards_json = _added(self._cards_json, CARD_JSON[code])
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -303,10 +308,10 @@ class WireViews:
             played = self._played = b'],"tricks":[%b]%b,"legal":' % (self._tricks_json, result)
         sizes = self._sizes_json
         if not sizes:
-            sizes = self._sizes_json = b"[%b]" % b",".join([SMALL_INTS[len(held)] for held in self._held])
+            sizes = self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
         hand = self._hand_json[seat]
         if not hand:
-            hand = self._hand_json[seat] = b"[%b]" % b",".join([CARD_JSON[code] for code in self._held[seat]])
+            hand = self._hand_json[seat] = b",".join([CARD_JSON[code] for code in self._held[seat]])
         if clock is not self._clock:
             self._clock = clock
             self._clock_json = b'{"limit_ms":%b,"remaining_ms":%b}' % (
@@ -315,7 +320,7 @@ class WireViews:
         at = SMALL_INTS[seat]
         legal_json = b",".join([ACTION_JSON[code] for code in legal])
         return (
-            b'{"type":"decide","table":%b,"request":%d,"seat":%b,"view":{"seat":%b%b%b,"hand":%b,"hand_sizes":%b%b%b%b'
+            b'{"type":"decide","table":%b,"request":%d,"seat":%b,"view":{"seat":%b%b%b,"hand":[%b],"hand_sizes":[%b]%b%b%b'
             b'[%b],"outcome":%b,"winning":%b},"clock":%b}\n'
         ) % (
             self._table_json, request, at, at, head, at, hand, sizes, called, self._trick_json, played,
