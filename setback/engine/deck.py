@@ -8,7 +8,7 @@ hand from a game's seed.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, cast
 
 from setback.engine.cards import CARD_AT, CARDS, JOKER_CODES, Card
 
@@ -52,16 +52,29 @@ def shuffled_deck(rng: random.Random, fresh: tuple[int, ...] = NATURAL_DECK) -> 
     """The ``fresh`` deck (card codes in order) shuffled as ``rng.shuffle(list(fresh))`` does,
     drawing the same bits in the same order (spec.md section 4 writes the steps out): for ``i``
     from ``len(fresh) - 1`` down to 1, swap ``i`` with ``j``, where ``j`` is ``rng.getrandbits(k)``
-    with ``k`` the bit length of ``i + 1``, drawn again until it is at most ``i``. One loop, no
-    call per card."""
-    deck = list(fresh)
-    draw = rng.getrandbits
-    for i, k in _STEPS[len(deck)]:
-        j = draw(k)
-        while j > i:
-            j = draw(k)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    with ``k`` the bit length of ``i + 1``, drawn again until it is at most ``i``.
+
+    Each ``getrandbits(k)`` (``k`` at most 8 here) is the top ``k`` bits of the generator's next
+    32-bit word, and ``getrandbits(32 * n)`` is its next ``n`` words, the first lowest: so the
+    words are drawn ``n`` at a time, ``n`` never more than the steps left (each takes at least
+    one), and the generator ends where drawing one at a time leaves it. One loop over native
+    numbers: the deck's cards are moved as the objects they are."""
+    deck: list[object] = list(fresh)
+    words = b""
+    at = 0  # the next word's top byte in ``words``
+    i = len(deck) - 1
+    while i > 0:
+        if at >= len(words):
+            words = rng.getrandbits(32 * i).to_bytes(4 * i, "little")  # (i: the steps left)
+            at = 3
+        j = words[at] >> _DROP[i]
+        at += 4
+        if j <= i:
+            card = deck[i]
+            deck[i] = deck[j]
+            deck[j] = card
+            i -= 1
+    return cast(list[int], deck)
 
 
 def below(rng: random.Random, n: int) -> int:
@@ -74,5 +87,5 @@ def below(rng: random.Random, n: int) -> int:
     return drawn
 
 
-_STEPS: Final = {n: tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in (52, 53, 54)}
-"""Each deck size's steps of the shuffle: the position ``i`` and how many bits draw a position up to ``i``."""
+_DROP: Final = bytes(8 - (i + 1).bit_length() for i in range(64))
+"""For each position ``i`` of the shuffle, the bits a word's top byte drops to draw a position up to ``i``."""

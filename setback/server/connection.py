@@ -85,6 +85,8 @@ class Connection(asyncio.Protocol):
     def __init__(self, server: Host[Connection]) -> None:
         self.server = server
         self.outgoing = server.outgoing
+        self.lobby = server.lobby
+        """The server's (one for its life): read here natively, not through the host's protocol."""
         config = server.config
         self.config = config
         self.max_write_buffer = config.max_write_buffer
@@ -258,9 +260,9 @@ class Connection(asyncio.Protocol):
                 assert isinstance(message, Act)
                 self._act(line, message.request, message.action, message.id)
                 return
-            if isinstance(message, Ready) and message.ready and self.greeted and self.server.lobby.asks_ready(self):
+            if isinstance(message, Ready) and message.ready and self.greeted and self.lobby.asks_ready(self):
                 try:
-                    self.server.lobby.handle(self, message)
+                    self.lobby.handle(self, message)
                 except Exception:
                     self._failed(message)
                 return
@@ -286,14 +288,14 @@ class Connection(asyncio.Protocol):
             self._dropped_line(line, message.id)
             return
         try:
-            self.server.lobby.handle(self, message)
+            self.lobby.handle(self, message)
         except Exception:
             self._failed(message)
 
     def _act(self, line: bytes, request: int, action: str, request_id: RequestId) -> None:
         """An ``act`` (its ``id`` ``request_id``), which costs nothing of the rate limit unless refused."""
         try:
-            self.server.lobby.act(self, request, action)
+            self.lobby.act(self, request, action)
         except RefusedError as refusal:  # refused: it pays after all, and past the limit gets no answer
             if self._pay():
                 self.send(refusal.answer(request_id))
@@ -332,9 +334,9 @@ class Connection(asyncio.Protocol):
                        message.id)
             return
         try:
-            welcome = self.server.lobby.greet(self, message)
+            welcome = self.lobby.greet(self, message)
         except RefusedError as refusal:
-            for listener in self.server.lobby.refusal_listeners:
+            for listener in self.lobby.refusal_listeners:
                 listener(message.name, f"{refusal.code}: {refusal.message}")
             if refusal.code is Code.BAD_PASSWORD:
                 guard.wrong(self.host, now)
@@ -346,7 +348,7 @@ class Connection(asyncio.Protocol):
         self.greeted = True
         self.send(welcome)
         log.info("greeted", peer=self.address, name=self.name, kind=self.kind)
-        self.server.lobby.after_welcome(self, message)
+        self.lobby.after_welcome(self, message)
 
     def _pay(self, cost: int = 1) -> bool:
         """Token bucket: ``max_messages_per_second`` with bursts of ``message_burst``. Whether

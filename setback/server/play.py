@@ -72,6 +72,8 @@ class Play:
         self.hears = host.hears
         self.options = host.options
         self.store = host.store
+        self._add_action = host.store.add_action
+        """The store's, found once (a Python method: looking it up by name costs each call)."""
         self.time = host.time
         self.clock = host.clock
         self.stood_in = stood_in
@@ -132,7 +134,7 @@ class Play:
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self.store.add_action(self.game_id, seat, ACTION_TEXT[action.code], by)
+        self._add_action(self.game_id, seat, ACTION_TEXT[action.code], by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()
