@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -107,6 +108,7 @@ def test_views_follow_every_variant(variant: Variant) -> None:
             assert to_act is not None
             decide = Decide(table="t1", request=9, seat=to_act, view=view_to_wire(game.view(to_act)), clock=NO_CLOCK)
             assert views.decide_line("t1", 9, to_act, game.legal_codes(), NO_CLOCK) == encode(decide)
+            assert views.last_result_json == msgspec.json.encode(views.last_result)  # what the records keep
             for event in game.apply(rng.choice(game.legal_actions())):
                 views.note(event)
 

@@ -8,6 +8,7 @@ import msgspec
 
 from setback.engine import (
     CARD_TEXT,
+    HAND_SIZE,
     MAX_PLAYERS,
     BidMade,
     CardPlayed,
@@ -57,6 +58,7 @@ SEAT_CARD_JSON: Final = tuple(
     tuple(b'{"seat":%d,"card":%b}' % (seat, card) for card in CARD_JSON) for seat in range(MAX_PLAYERS)
 )
 """A card in the trick (a ``SeatCard``'s JSON), by seat and card index."""
+assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
 
@@ -93,8 +95,8 @@ class WireViews:
         "_best", "_bids", "_bids_json", "_called", "_cards_json", "_clock", "_clock_json", "_hand_json", "_head",
         "_held", "_outcome_json", "_played", "_plays", "_result_json", "_rules_json", "_sizes_json", "_strengths",
         "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump", "_variant", "bid", "dealer",
-        "hand_number", "last_result", "outcome", "phase", "pitcher", "results", "rules", "scores", "trump",
-        "winning",
+        "hand_number", "last_result", "last_result_json", "outcome", "phase", "pitcher", "results", "rules", "scores",
+        "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -122,6 +124,9 @@ class WireViews:
         """The strength of the card that wins the trick in play so far."""
         self.scores = [0] * rules.sides
         self.last_result: WireHandResult | None = None
+        self.last_result_json = b"null"
+        """:attr:`last_result` as msgspec writes it (made once a hand: the decide lines and the
+        records use it)."""
         self.outcome: WireOutcome | None = None
         self.results: list[WireHandResult] = []
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
@@ -142,7 +147,9 @@ class WireViews:
         """The cards of the trick in play, as the trick taken will list them (without brackets)."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
-        self._sizes_json = b""
+        self._sizes_json = b",".join([SMALL_INTS[0]] * rules.players)
+        """``hand_sizes`` without brackets: a digit a seat (a hand holds at most six cards),
+        the digit of the seat that plays changed at each card."""
         self._hand_json = [b""] * rules.players
         """Each seat's hand; as the bids', without brackets (b"": to be made again; a seat whose
         hand is empty has it made again each time)."""
@@ -181,7 +188,9 @@ class WireViews:
             code: int = event.card  # as an int, it indexes the tables below natively
             seat = event.seat
             self._held[seat].remove(code)
-            self._hand_json[seat] = self._sizes_json = b""
+            self._hand_json[seat] = b""
+            sizes = self._sizes_json  # one digit a seat: the playing seat's changes
+            self._sizes_json = b"%b%b%b" % (sizes[:2 * seat], SMALL_INTS[len(self._held[seat])], sizes[2 * seat + 1:])
             plays = self._plays
             if not plays:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
@@ -233,17 +242,20 @@ class WireViews:
             self.pitcher = self.bid = self.trump = self._trump = self.winning = None
             self._plays = []
             self._taken = []
-            self._head = self._called = self._played = self._sizes_json = b""
+            self._head = self._called = self._played = b""
             self._bids_json = self._trick_json = self._cards_json = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
+            self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             self.last_result = result_to_wire(event.result)
+            self.last_result_json = _encoder.encode(self.last_result)
             self.results.append(self.last_result)
             self.scores = list(event.result.scores)
             self._played = self._result_json = b""
         elif kind is HandThrownIn:  # the previous hand has no result
             self.last_result = None
+            self.last_result_json = b"null"
             self._played = self._result_json = b""
         elif kind is GameWon:
             assert isinstance(event, GameWon)
@@ -303,12 +315,10 @@ class WireViews:
             result = self._result_json
             if not result:
                 result = self._result_json = b',"scores":%b,"last_result":%b' % (
-                    _encoder.encode(self.scores), _encoder.encode(self.last_result),
+                    _encoder.encode(self.scores), self.last_result_json,
                 )
             played = self._played = b'],"tricks":[%b]%b,"legal":' % (self._tricks_json, result)
         sizes = self._sizes_json
-        if not sizes:
-            sizes = self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
         hand = self._hand_json[seat]
         if not hand:
             hand = self._hand_json[seat] = b",".join([CARD_JSON[code] for code in self._held[seat]])

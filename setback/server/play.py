@@ -159,9 +159,8 @@ class Play:
         self.sent += len(events)
         for event in events:
             views.note(event)
-            if type(event) is HandScored:
-                assert views.last_result is not None
-                self.store.add_hand(self.game_id, event.result.hand_number, views.last_result)
+            if type(event) is HandScored:  # the wire's result, as the views encoded it
+                self.store.add_hand(self.game_id, event.result.hand_number, msgspec.Raw(views.last_result_json))
             if listeners:
                 self.hears.send_event(event, listeners, views)
         to_act = game.to_act
