@@ -16,10 +16,12 @@ from setback.engine import (
     Event,
     GameWon,
     HandDealt,
+    HandResult,
     HandScored,
     HandThrownIn,
     Passed,
     PitcherChosen,
+    Point,
     Rules,
     Suit,
     TrickWon,
@@ -58,6 +60,9 @@ SEAT_CARD_JSON: Final = tuple(
     tuple(b'{"seat":%d,"card":%b}' % (seat, card) for card in CARD_JSON) for seat in range(MAX_PLAYERS)
 )
 """A card in the trick (a ``SeatCard``'s JSON), by seat and card index."""
+POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
+SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
+"""Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
@@ -69,6 +74,36 @@ def _int_json(value: int | None) -> bytes:
     if 0 <= value < 256:
         return SMALL_INTS[value]
     return str(value).encode()
+
+
+def _card_json(card: int | None) -> bytes:
+    return b"null" if card is None else CARD_JSON[card]
+
+
+def _ints_json(values: tuple[int, ...]) -> bytes:
+    return b",".join([_int_json(value) for value in values])
+
+
+def _result_json(r: HandResult) -> bytes:
+    """``encode(result_to_wire(r))``, without making the wire's result."""
+    awards = b",".join([
+        b'{"point":%b,"value":%b,"side":%b,"seat":%b,"card":%b}' % (
+            POINT_JSON[award.point], _int_json(award.value), _int_json(award.side), _int_json(award.seat),
+            _card_json(award.card),
+        )
+        for award in r.awards
+    ])
+    return (
+        b'{"hand_number":%b,"dealer":%b,"pitcher":%b,"bid":%b,"trump":%b,"high":%b,"high_card":%b,"low":%b,'
+        b'"low_card":%b,"jack":%b,"game":%b,"game_pips":[%b],"points":[%b],"set_back":%b,"deltas":[%b],'
+        b'"scores":[%b],"stolen":%b,"low_captured_by":%b,"awards":[%b]}'
+    ) % (
+        _int_json(r.hand_number), _int_json(r.dealer), _int_json(r.pitcher), _int_json(r.bid), SUIT_JSON[r.trump],
+        _int_json(r.high), _card_json(r.high_card), _int_json(r.low), _card_json(r.low_card), _int_json(r.jack),
+        _int_json(r.game), _ints_json(r.game_pips), _ints_json(r.points), b"true" if r.set_back else b"false",
+        _ints_json(r.deltas), _ints_json(r.scores), b"true" if r.stolen else b"false", _int_json(r.low_captured_by),
+        awards,
+    )
 
 
 def _added(items: bytes, item: bytes) -> bytes:
@@ -93,10 +128,10 @@ class WireViews:
 
     __slots__ = (
         "_best", "_bids", "_bids_json", "_called", "_cards_json", "_clock", "_clock_json", "_hand_json", "_head",
-        "_held", "_outcome_json", "_played", "_plays", "_result_json", "_rules_json", "_sizes_json", "_strengths",
-        "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump", "_variant", "bid", "dealer",
-        "hand_number", "last_result", "last_result_json", "outcome", "phase", "pitcher", "results", "rules", "scores",
-        "trump", "winning",
+        "_held", "_last", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
+        "_sizes_json", "_strengths", "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump",
+        "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher", "rules",
+        "scores", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -123,12 +158,13 @@ class WireViews:
         self._best = 0
         """The strength of the card that wins the trick in play so far."""
         self.scores = [0] * rules.sides
-        self.last_result: WireHandResult | None = None
+        self._last: HandResult | None = None
+        """The last hand's result (None before the first, or after a hand thrown in)."""
         self.last_result_json = b"null"
-        """:attr:`last_result` as msgspec writes it (made once a hand: the decide lines and the
-        records use it)."""
+        """:attr:`last_result` as msgspec writes it, made from the engine's result once a hand
+        (the decide lines and the records use it; tests/test_remote_bots.py compares it)."""
         self.outcome: WireOutcome | None = None
-        self.results: list[WireHandResult] = []
+        self._results: list[HandResult] = []
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
         # The decision line's pieces of JSON, each as msgspec writes it; b"": to be made again.
         self._rules_json = _encoder.encode(self.rules)
@@ -160,6 +196,16 @@ class WireViews:
         self._clock: DecisionClock | None = None
         self._clock_json = b""
         """The clock the last line carried, and its JSON."""
+
+    @property
+    def last_result(self) -> WireHandResult | None:
+        """The last hand's result on the wire (None before the first, or after a hand thrown in)."""
+        return None if self._last is None else result_to_wire(self._last)
+
+    @property
+    def results(self) -> list[WireHandResult]:
+        """Every scored hand of the game on the wire, oldest first (a new list each time)."""
+        return [result_to_wire(result) for result in self._results]
 
     @property
     def hands(self) -> list[list[str]]:
@@ -248,13 +294,14 @@ class WireViews:
             self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
         elif kind is HandScored:
             assert isinstance(event, HandScored)
-            self.last_result = result_to_wire(event.result)
-            self.last_result_json = _encoder.encode(self.last_result)
-            self.results.append(self.last_result)
-            self.scores = list(event.result.scores)
+            result = event.result
+            self._last = result
+            self._results.append(result)
+            self.last_result_json = _result_json(result)
+            self.scores = list(result.scores)
             self._played = self._result_json = b""
         elif kind is HandThrownIn:  # the previous hand has no result
-            self.last_result = None
+            self._last = None
             self.last_result_json = b"null"
             self._played = self._result_json = b""
         elif kind is GameWon:
