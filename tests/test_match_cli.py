@@ -106,9 +106,11 @@ def test_match_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_match_is_reproducible_from_its_seed() -> None:
-    a = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 42))
-    b = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 42))
-    c = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 43))
+    # no clock: a decision starved past it by a loaded machine would be the fallback's, not the seed's
+    untimed = seat.Limits(decision_seconds=None)
+    a = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 42, limits=untimed))
+    b = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 42, limits=untimed))
+    c = play_match(MatchPlan(("random",) * 3, Rules(players=3), 8, 43, limits=untimed))
     assert [outcomes(s.as_dict()) for s in a.stats] == [outcomes(s.as_dict()) for s in b.stats]
     assert [outcomes(s.as_dict()) for s in a.stats] != [outcomes(s.as_dict()) for s in c.stats]
     assert len({game_seed(42, i) for i in range(1000)}) == 1000
