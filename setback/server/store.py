@@ -59,7 +59,8 @@ CHECKPOINT_SECONDS = 2.0
 """How often the server's checkpoint thread folds the WAL into the database file. What a
 round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
 (README, "Figures"): the WAL holds up to a round's worth of commits, some 70 MB under the
-benchmark's load at 50 tables, little at a club's."""
+benchmark's load at 50 tables, little at a club's; between rounds the thread writes it to
+the disk a tenth of a second at a time (:data:`WAL_SYNC_SECONDS`)."""
 WAL_LIMIT_BYTES = 128 << 20
 """The most the WAL may hold before the writer folds it itself, whatever the checkpoint thread
 managed: writing faster than a round folds (``setback bench records`` writes several times
@@ -695,7 +696,9 @@ class Store:
 
     def _sync_wal(self) -> None:
         """Write what the WAL holds to the disk (:data:`WAL_SYNC_SECONDS`). Where the system does
-        not let a reader sync the file, the rounds' own syncs do it, as before."""
+        not let a reader sync the file, the rounds' own syncs do it, as before. (SQLite takes no
+        POSIX lock on the WAL, only on the ``-shm`` file and the database, so closing this
+        descriptor lets go of none of its locks.)"""
         try:
             wal = os.open(f"{self.path}-wal", os.O_RDONLY)
         except OSError:
