@@ -433,15 +433,17 @@ def test_the_checkpoint_thread_syncs_the_wal_between_rounds(tmp_path: Path, monk
         real(fd)
 
     monkeypatch.setattr(os, "fdatasync", fdatasync)
-    store.start_checkpoints()
-    store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
     store.commit()
+    store.start_checkpoints()
     try:
-        assert synced.wait(60), "the committed game was never synced"
-        time.sleep(2 * store_module.WAL_SYNC_SECONDS)  # a sync under way when the first was seen ends
+        assert synced.wait(60), "what the WAL held when the thread started was never synced"
         synced.clear()
         time.sleep(5 * store_module.WAL_SYNC_SECONDS)
         assert not synced.is_set(), "the WAL was synced again with nothing committed since"
+        store.add_action(game_id, 0, "bid 2", 0)
+        store.commit()
+        assert synced.wait(60), "the committed action was never synced"
     finally:
         store.close()
 

@@ -667,7 +667,7 @@ class Store:
         other = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             round_at = time.monotonic() + CHECKPOINT_SECONDS
-            synced = self._commits
+            synced = -1  # what the WAL holds when the thread starts is synced at its first tick
             while not self._closing.wait(max(0.0, min(WAL_SYNC_SECONDS, round_at - time.monotonic()))):
                 if time.monotonic() < round_at:
                     if self._commits != synced:  # something new in the WAL: on to the disk, a little at a time
