@@ -71,9 +71,9 @@ WAL_SYNC_SECONDS = 0.1
 """How often, between two checkpoint rounds, the checkpoint thread writes the WAL's new frames
 to the disk (an ``fdatasync`` of the WAL, when anything was committed since the last). Left to
 the round, the WAL's sync wrote some 2 seconds of commits at once (tens of MB under the
-benchmark's load), and the loop's turns ran at half their pace while it did; in tenths of a
-second the same writes come in small pieces (README, "Throughput"). No commit waits for
-these syncs; commits only reach the disk sooner."""
+benchmark's load), and round trips answered meanwhile took some 1.5 times as long; in tenths
+of a second the same writes come in small pieces (README, "Throughput"). No commit asks for
+these syncs (a commit may sleep a moment while one runs); commits only reach the disk sooner."""
 WAL_CHECK_COMMITS = 16
 """Commits between two looks at the WAL's size (a ``stat`` of its file)."""
 CHECKPOINT_PASSES = 8
