@@ -6,6 +6,7 @@ import json
 import os
 import random
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -415,6 +416,36 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
     assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
     row = Store(db).game(game_id)
     assert row is not None and row.actions == moves
+
+
+def test_the_checkpoint_thread_syncs_the_wal_between_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two rounds (here none comes), the thread writes what was committed to the disk
+    a little at a time (an ``fdatasync`` of the WAL), and syncs nothing when nothing was committed."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    synced = threading.Event()
+    real = os.fdatasync
+
+    def fdatasync(fd: int) -> None:
+        if os.fstat(fd).st_ino == Path(f"{db}-wal").stat().st_ino:
+            synced.set()
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", fdatasync)
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    store.start_checkpoints()
+    try:
+        assert synced.wait(60), "what the WAL held when the thread started was never synced"
+        synced.clear()
+        time.sleep(5 * store_module.WAL_SYNC_SECONDS)
+        assert not synced.is_set(), "the WAL was synced again with nothing committed since"
+        store.add_action(game_id, 0, "bid 2", 0)
+        store.commit()
+        assert synced.wait(60), "the committed action was never synced"
+    finally:
+        store.close()
 
 
 WAL_RESTARTS = 2
