@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import http
+import struct
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import structlog
 from websockets.frames import CloseCode, Frame, Opcode
@@ -141,6 +142,19 @@ class WebPeer(asyncio.Protocol):
         self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self._timed_out)
 
     def data_received(self, data: bytes) -> None:
+        connection = self.connection
+        if (  # the common read: one whole masked text frame under 126 bytes, as bots send an act
+            connection is not None and 6 <= len(data) <= 131 and data[0] == TEXT and data[1] == 0x80 | (len(data) - 6)
+            and self.lean and not self._unparsed and not self._cut and not self._owed and not self._message
+            and not connection.input_held and len(data) - 6 <= self._max_size
+            and self.protocol.current_size is None and self.protocol.state is State.OPEN
+        ):
+            transport = self.transport
+            if transport is not None and not transport.is_closing():
+                self._message_read(Opcode.TEXT, apply_mask(data[6:], data[2:6]))
+                if self.protocol.state is not State.OPEN:
+                    self.lean = False
+            return
         head = self._head
         if head is not None:  # the request: read whole (up to its limit) before it is parsed
             head += data
@@ -400,6 +414,15 @@ class WebPeer(asyncio.Protocol):
         return self.transport.get_extra_info(name, default) if self.transport is not None else default
 
     def write(self, data: bytes) -> None:
+        size = len(data) - 1
+        transport = self.transport
+        if (  # the common write: one line, framed here
+            0 <= size < 1 << 16 and data.find(b"\n") == size and self.lean and self.protocol.state is State.OPEN
+            and not self.protocol.writes and transport is not None and not transport.is_closing()
+        ):
+            header = _SHORT_HEADERS[size] if size < 126 else _MEDIUM_HEADER.pack(TEXT, 126, size)
+            transport.write(b"".join((header, memoryview(data)[:size])))
+            return
         self.writelines((data,))
 
     def writelines(self, lines: Iterable[bytes]) -> None:
@@ -456,6 +479,13 @@ class WebPeer(asyncio.Protocol):
         self.abort()
 
 
+_SHORT_HEADERS: Final = tuple(bytes((TEXT, size)) for size in range(126))
+"""The header of an unmasked text frame of each length under 126 bytes."""
+
+_MEDIUM_HEADER: Final = struct.Struct("!BBH")
+"""The header of an unmasked text frame of 126 bytes up to 64 KB: the first byte, 126, the length."""
+
+
 def _text_frames(lines: Iterable[bytes]) -> list[bytes | memoryview]:
     """Each line of ``lines`` as an unmasked text frame: its header, then the line without its
     newline (the pieces, to be joined)."""
@@ -464,9 +494,9 @@ def _text_frames(lines: Iterable[bytes]) -> list[bytes | memoryview]:
         for start, end in _line_spans(line):
             size = end - start
             if size < 126:
-                pieces.append(bytes((TEXT, size)))
+                pieces.append(_SHORT_HEADERS[size])
             elif size < 1 << 16:
-                pieces.append(bytes((TEXT, 126)) + size.to_bytes(2, "big"))
+                pieces.append(_MEDIUM_HEADER.pack(TEXT, 126, size))
             else:
                 pieces.append(bytes((TEXT, 127)) + size.to_bytes(8, "big"))
             pieces.append(memoryview(line)[start:end])
