@@ -152,8 +152,7 @@ class WebPeer(asyncio.Protocol):
             transport = self.transport
             if transport is not None and not transport.is_closing():
                 self._message_read(Opcode.TEXT, apply_mask(data[6:], data[2:6]))
-                if self.protocol.state is not State.OPEN:
-                    self.lean = False
+                self.lean = self.protocol.state is State.OPEN  # (no longer open: every byte to ``websockets``)
             return
         head = self._head
         if head is not None:  # the request: read whole (up to its limit) before it is parsed
