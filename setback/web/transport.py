@@ -12,7 +12,9 @@ is read and answered in the same turn of the loop as a line (past :data:`FEED_BY
 over at once, the rest in the turns after, every other peer served in between).
 
 The common frame, a whole masked text frame (a message) from the peer and a whole unmasked
-one to it, is read and written here (the lean path, :meth:`WebPeer._receive`): every other
+one to it, is read and written here (the lean path, :meth:`WebPeer._receive`; a read that is
+just one such frame under 126 bytes, as a bot's act comes, and a write of one line, the
+common ones, take a shorter way still, to the same effect): every other
 frame (control frames, fragments, a frame the socket handed over in parts, anything
 malformed or too long) goes to ``websockets``, fed whole frames from a frame's start, so
 that its parser stands at a frame's start whenever a frame is read here; once it is no
@@ -151,7 +153,11 @@ class WebPeer(asyncio.Protocol):
         ):
             transport = self.transport
             if transport is not None and not transport.is_closing():
-                self._message_read(Opcode.TEXT, apply_mask(data[6:], data[2:6]))
+                message = apply_mask(data[6:], data[2:6])
+                if message.isascii():  # (as :meth:`_message_read` reads it)
+                    connection.message_received(message)
+                else:
+                    self._message_read(Opcode.TEXT, message)
                 self.lean = self.protocol.state is State.OPEN  # (no longer open: every byte to ``websockets``)
             return
         head = self._head
