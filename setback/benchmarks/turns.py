@@ -27,6 +27,8 @@ import tempfile
 import time
 from typing import Any
 
+from websockets.utils import apply_mask
+
 from setback import compiled
 
 HELLO = b'{"type":"hello","version":"1.0","name":"bench","kind":"bot","events":false}\n'
@@ -87,8 +89,6 @@ class MemoryBrowserBot(MemoryBot):
         self.own: list[tuple[MemoryBot, bytes]] = []
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
-        from websockets.utils import apply_mask
-
         data = bytes(data)
         at = 0
         while at < len(data):  # each unmasked text frame, as a line
@@ -153,8 +153,6 @@ async def measure(tables: int, decisions: int, callgrind: bool = False, transpor
     def send(bot: MemoryBot, line: bytes) -> None:
         """``line`` from ``bot``: as it is over TCP, a masked text frame over the WebSocket."""
         if isinstance(bot, MemoryBrowserBot):
-            from websockets.utils import apply_mask
-
             line = line[:-1]
             line = bytes((0x81, 0x80 | len(line))) + bot.MASK + apply_mask(line, bot.MASK)
         bot.connection.data_received(line)
