@@ -11,7 +11,9 @@ under callgrind, it counts instructions, which no other load on the machine chan
     valgrind --tool=callgrind --instr-atstart=no python -m setback.benchmarks.turns --callgrind
 
 (the instructions of the measured decisions only; ``callgrind_annotate --inclusive=yes``
-then names where they go, the bots' own part under the transport's ``write``).
+then names where they go, the bots' own part under the transport's ``write``). With
+``--transport ws`` each bot is behind the browser table's WebSocket (a ``WebPeer``): its
+acts come as masked text frames, and the lines written to it as text frames.
 """
 
 from __future__ import annotations
