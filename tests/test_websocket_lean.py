@@ -168,6 +168,19 @@ async def test_any_frames_however_cut_are_read_as_websockets_alone_reads_them() 
     assert read_lean > 50, "some streams were read lean to their end"
 
 
+async def test_reads_of_one_frame_each_are_read_as_websockets_alone_reads_them() -> None:
+    """Each read exactly one frame (as a bot's act comes, the common read the peer takes first):
+    the short text frames among them (empty, 125 bytes, not UTF-8, ``bye``, over a tiny limit
+    never) and every other kind, in seeded streams, are handed over and answered as
+    ``websockets`` alone does."""
+    rng = random.Random(33)
+    for _ in range(300):
+        frames = some_frames(rng)
+        frames += [text(b"", rng), text(b"w" * 125, rng), text(b"\xff", rng), text(b"bye", rng)][: rng.randrange(5)]
+        reference = await fed(frames, lean=False)
+        assert (await fed(frames))[:3] == reference[:3], frames
+
+
 async def test_a_message_in_fragments_with_control_frames_between_is_one_message_and_lean_goes_on() -> None:
     """Fragments, a ping and a pong between them, then a whole text frame: one message, the
     controls in their places, the ping answered, and the frame after read lean again."""

@@ -11,7 +11,9 @@ under callgrind, it counts instructions, which no other load on the machine chan
     valgrind --tool=callgrind --instr-atstart=no python -m setback.benchmarks.turns --callgrind
 
 (the instructions of the measured decisions only; ``callgrind_annotate --inclusive=yes``
-then names where they go, the bots' own part under the transport's ``write``).
+then names where they go, the bots' own part under the transport's ``write``). With
+``--transport ws`` each bot is behind the browser table's WebSocket (a ``WebPeer``): its
+acts come as masked text frames, and the lines written to it as text frames.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import subprocess
 import tempfile
 import time
 from typing import Any
+
+from websockets.utils import apply_mask
 
 from setback import compiled
 
@@ -75,18 +79,66 @@ class MemoryBot:
         """Nothing to drop."""
 
 
+class MemoryBrowserBot(MemoryBot):
+    """A :class:`MemoryBot` behind the browser table's WebSocket: the socket of a
+    :class:`~setback.web.transport.WebPeer`, it reads each text frame written to it as a line
+    and sends its answers as masked text frames, as a browser's page does."""
+
+    MASK = b"\x0f\x1e\x2d\x3c"
+
+    def __init__(self, outbox: list[tuple[MemoryBot, bytes]]) -> None:
+        super().__init__(outbox)
+        self.own: list[tuple[MemoryBot, bytes]] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        data = bytes(data)
+        at = 0
+        while at < len(data):  # each unmasked text frame, as a line
+            length, head = data[at + 1], 2
+            if length >= 126:
+                head = 4 if length == 126 else 10
+                length = int.from_bytes(data[at + 2 : at + head], "big")
+            line = data[at + head : at + head + length] + b"\n"
+            at += head + length
+            self.own.clear()
+            outbox, self.outbox = self.outbox, self.own
+            super().write(line)
+            self.outbox = outbox
+            for bot, answer in self.own:  # the answer, masked
+                payload = answer[:-1]
+                outbox.append((bot, bytes((0x81, 0x80 | len(payload))) + self.MASK + apply_mask(payload, self.MASK)))
+
+    def pause_reading(self) -> None:
+        """Never paused here."""
+
+    def resume_reading(self) -> None:
+        """Never paused here."""
+
+    def can_write_eof(self) -> bool:
+        return True
+
+
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
 def _instrument(state: str) -> None:
     """Turn callgrind's counting of this process ``on`` or ``off``, and wait until it has."""
     subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], capture_output=True, check=False)
 
 
-async def measure(tables: int, decisions: int, callgrind: bool = False) -> dict[str, Any]:
-    """Play ``decisions`` decisions (after a fifth as many to warm up) at ``tables`` tables."""
+async def measure(tables: int, decisions: int, callgrind: bool = False, transport: str = "tcp") -> dict[str, Any]:
+    """Play ``decisions`` decisions (after a fifth as many to warm up) at ``tables`` tables,
+    over ``transport`` (``ws``: each bot behind the browser table's WebSocket)."""
     from setback import logs
     from setback.server.app import Server, tune_gc
     from setback.server.config import ServerConfig
     from setback.server.connection import Connection
     from setback.server.memory import tune_malloc
+    from setback.web.site import Site
+    from setback.web.transport import WebPeer
 
     logs.configure(json=True, level=logging.WARNING)  # as the benchmark's server
     folder = tempfile.mkdtemp(prefix="setback-turns-")
@@ -98,24 +150,35 @@ async def measure(tables: int, decisions: int, callgrind: bool = False) -> dict[
     tune_malloc()
     outbox: list[tuple[MemoryBot, bytes]] = []
     bots: list[MemoryBot] = []
+    site = Site(tls=False)
+
+    def send(bot: MemoryBot, line: bytes) -> None:
+        """``line`` from ``bot``: as it is over TCP, a masked text frame over the WebSocket."""
+        if isinstance(bot, MemoryBrowserBot):
+            line = line[:-1]
+            line = bytes((0x81, 0x80 | len(line))) + bot.MASK + apply_mask(line, bot.MASK)
+        bot.connection.data_received(line)
+
     try:
         for index in range(tables):
-            four = [MemoryBot(outbox) for _ in range(4)]
+            four = [MemoryBot(outbox) if transport == "tcp" else MemoryBrowserBot(outbox) for _ in range(4)]
             for bot in four:
-                bot.connection = Connection(server)
+                if transport == "tcp":
+                    bot.connection = Connection(server)
+                else:
+                    bot.connection = WebPeer(server, site)
                 bot.connection.connection_made(bot)
-                bot.connection.data_received(HELLO)
+                if transport != "tcp":
+                    bot.connection.data_received(UPGRADE)
+                send(bot, HELLO)
             await asyncio.sleep(0)
-            four[0].connection.data_received(
-                b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}\n' % index
-            )
+            create = b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}\n'
+            send(four[0], create % index)
             await asyncio.sleep(0)
             heard = four[0].heard or []
             table = next(json.loads(line)["table"]["table"] for line in heard if b'"id":1,' in line)
             for seat, bot in enumerate(four):
-                bot.connection.data_received(
-                    b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}\n' % (table.encode(), seat)
-                )
+                send(bot, b'{"type":"join","id":2,"table":"%s","seat":%d,"ready":true}\n' % (table.encode(), seat))
             await asyncio.sleep(0)
             bots.extend(four)
 
@@ -140,7 +203,7 @@ async def measure(tables: int, decisions: int, callgrind: bool = False) -> dict[
         cpu = time.process_time() - began
         if callgrind:
             _instrument("off")
-        return {"hot_path": compiled.STATUS, "tables": tables, "decisions": played,
+        return {"hot_path": compiled.STATUS, "transport": transport, "tables": tables, "decisions": played,
                 "cpu_us_per_decision": round(1e6 * cpu / played, 2)}
     finally:
         await server.stop()
@@ -153,10 +216,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=10_000)
     parser.add_argument("--callgrind", action="store_true",
                         help="count only the measured decisions (under valgrind --tool=callgrind --instr-atstart=no)")
+    parser.add_argument("--transport", choices=("tcp", "ws"), default="tcp",
+                        help="ws: each bot behind the browser table's WebSocket (masked text frames)")
     args = parser.parse_args(argv)
     import uvloop
 
-    print(json.dumps(uvloop.run(measure(args.tables, args.decisions, args.callgrind))))
+    print(json.dumps(uvloop.run(measure(args.tables, args.decisions, args.callgrind, args.transport))))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ is read and answered in the same turn of the loop as a line (past :data:`FEED_BY
 over at once, the rest in the turns after, every other peer served in between).
 
 The common frame, a whole masked text frame (a message) from the peer and a whole unmasked
-one to it, is read and written here (the lean path, :meth:`WebPeer._receive`): every other
+one to it, is read and written here (the lean path, :meth:`WebPeer._receive`; a read that is
+just one such frame under 126 bytes, as a bot's act comes, and a write of one line, the
+common ones, take a shorter way still, to the same effect): every other
 frame (control frames, fragments, a frame the socket handed over in parts, anything
 malformed or too long) goes to ``websockets``, fed whole frames from a frame's start, so
 that its parser stands at a frame's start whenever a frame is read here; once it is no
@@ -23,8 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import http
+import struct
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import structlog
 from websockets.frames import CloseCode, Frame, Opcode
@@ -141,6 +144,22 @@ class WebPeer(asyncio.Protocol):
         self._timer = asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self._timed_out)
 
     def data_received(self, data: bytes) -> None:
+        connection = self.connection
+        if (  # the common read: one whole masked text frame under 126 bytes, as bots send an act
+            connection is not None and 6 <= len(data) <= 131 and data[0] == TEXT and data[1] == 0x80 | (len(data) - 6)
+            and self.lean and not self._unparsed and not self._cut and not self._owed and not self._message
+            and not connection.input_held and len(data) - 6 <= self._max_size
+            and self.protocol.current_size is None and self.protocol.state is State.OPEN
+        ):
+            transport = self.transport
+            if transport is not None and not transport.is_closing():
+                message = apply_mask(data[6:], data[2:6])
+                if message.isascii():  # (as :meth:`_message_read` reads it)
+                    connection.message_received(message)
+                else:
+                    self._message_read(Opcode.TEXT, message)
+                self.lean = self.protocol.state is State.OPEN  # (no longer open: every byte to ``websockets``)
+            return
         head = self._head
         if head is not None:  # the request: read whole (up to its limit) before it is parsed
             head += data
@@ -400,6 +419,15 @@ class WebPeer(asyncio.Protocol):
         return self.transport.get_extra_info(name, default) if self.transport is not None else default
 
     def write(self, data: bytes) -> None:
+        size = len(data) - 1
+        transport = self.transport
+        if (  # the common write: one line, framed here
+            0 <= size < 1 << 16 and data.find(b"\n") == size and self.lean and self.protocol.state is State.OPEN
+            and not self.protocol.writes and transport is not None and not transport.is_closing()
+        ):
+            header = _SHORT_HEADERS[size] if size < 126 else _MEDIUM_HEADER.pack(TEXT, 126, size)
+            transport.write(b"".join((header, memoryview(data)[:size])))
+            return
         self.writelines((data,))
 
     def writelines(self, lines: Iterable[bytes]) -> None:
@@ -456,6 +484,13 @@ class WebPeer(asyncio.Protocol):
         self.abort()
 
 
+_SHORT_HEADERS: Final = tuple(bytes((TEXT, size)) for size in range(126))
+"""The header of an unmasked text frame of each length under 126 bytes."""
+
+_MEDIUM_HEADER: Final = struct.Struct("!BBH")
+"""The header of an unmasked text frame of 126 bytes up to 64 KB: the first byte, 126, the length."""
+
+
 def _text_frames(lines: Iterable[bytes]) -> list[bytes | memoryview]:
     """Each line of ``lines`` as an unmasked text frame: its header, then the line without its
     newline (the pieces, to be joined)."""
@@ -464,9 +499,9 @@ def _text_frames(lines: Iterable[bytes]) -> list[bytes | memoryview]:
         for start, end in _line_spans(line):
             size = end - start
             if size < 126:
-                pieces.append(bytes((TEXT, size)))
+                pieces.append(_SHORT_HEADERS[size])
             elif size < 1 << 16:
-                pieces.append(bytes((TEXT, 126)) + size.to_bytes(2, "big"))
+                pieces.append(_MEDIUM_HEADER.pack(TEXT, 126, size))
             else:
                 pieces.append(bytes((TEXT, 127)) + size.to_bytes(8, "big"))
             pieces.append(memoryview(line)[start:end])
