@@ -49,6 +49,7 @@ from setback.bots.search import (
     hand_over,
     hand_value,
 )
+from setback.bots.solver import Solver, solvable
 from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -60,6 +61,9 @@ BIDS = 1.0
 """A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
+SOLVE_FROM = 6
+"""Heads up, the cards left in each hand from which a card is chosen by exact play-outs of its
+samples (:mod:`setback.bots.solver`): 6, every card of the hand, the pitch too (``solve_from``)."""
 HALVES = ("expert", "search")
 """Whose bidding or card play an expert may use."""
 
@@ -175,6 +179,7 @@ class ExpertBot(SearchBot):
         narrow: bool = True,
         bids: float = BIDS,
         bid_model: bool = True,
+        solve_from: int = SOLVE_FROM,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -191,6 +196,7 @@ class ExpertBot(SearchBot):
         self.narrow = narrow
         self.bids = bids
         self.bid_model = bid_model
+        self.solve_from = solve_from
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -271,9 +277,9 @@ class ExpertBot(SearchBot):
 
     def _expert(self, view: View) -> Action:
         self._setup(view)
-        if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
-            max(view.hand_sizes) <= endgame_cards(view.rules.players)
-        ):
+        if view.phase is Phase.PLAYING and len(view.legal) > 1 and (
+            max(view.hand_sizes) <= self.solved_cards(view.rules.players)
+        ) and (view.trump is not None or view.rules.players == 2):
             return self._solve(view)
         bids = model(view.rules) if self.bidding and self.bid_model and len(view.legal) > 1 else None
         if bids is not None:
@@ -309,6 +315,11 @@ class ExpertBot(SearchBot):
             values.append(tally.values[i] / n + slope * ((points if predicted is None else predicted) - points))
         return legal, values
 
+    def solved_cards(self, players: int) -> int:
+        """The cards left in each hand from which a card is chosen by exact play-outs: heads up
+        ``solve_from`` (:mod:`setback.bots.solver`), else :func:`endgame_cards`."""
+        return self.solve_from if players == 2 else endgame_cards(players)
+
     def _solve(self, view: View) -> Action:
         """The legal card whose exact play-out scored best on average over ``solves`` samples."""
         start = time.perf_counter()
@@ -321,11 +332,19 @@ class ExpertBot(SearchBot):
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
             root = state_from_view(view, sampler.deal(self.rng))
-            assert cards_left(root) <= endgame_cards(view.rules.players)
+            assert cards_left(root) <= self.solved_cards(view.rules.players)
+            solvers: dict[int, Solver] = {}
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)
-                totals[i] += value_after(state, root.hand_number, before, self.value)[side]
+                if not hand_over(state, root.hand_number) and solvable(state):
+                    assert state.trump is not None
+                    solver = solvers.get(state.trump)
+                    if solver is None:
+                        solver = solvers[state.trump] = Solver(state, before, self.value)
+                    totals[i] += solver.solve(state)[side]
+                else:
+                    totals[i] += value_after(state, root.hand_number, before, self.value)[side]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = best_of(range(len(legal)), totals)
