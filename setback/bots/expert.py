@@ -32,6 +32,7 @@ rollouts) and plays as the expert.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +51,7 @@ from setback.bots.search import (
     hand_value,
 )
 from setback.bots.solver import Solver, solvable
-from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, View, state_from_view
+from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
@@ -64,6 +65,9 @@ SOLVES = 32
 SOLVE_FROM = 6
 """Heads up, the cards left in each hand from which a card is chosen by exact play-outs of its
 samples (:mod:`setback.bots.solver`): 6, every card of the hand, the pitch too (``solve_from``)."""
+BID_PLAYOUTS = 300
+"""A heads-up bid's play-outs, solved (``bid_playouts``): 60 samples of the hidden cards among
+five bids."""
 HALVES = ("expert", "search")
 """Whose bidding or card play an expert may use."""
 
@@ -123,6 +127,49 @@ class MemoRollout(Rollout):
         return card
 
 
+def point_difference(state: GameState, before: list[int], side: int) -> float:
+    """What a hand that began at the scores ``before`` and ended in ``state`` changed ``side``'s
+    score by, less what it changed the other side's by (:func:`SolvedRollout.line`'s value)."""
+    return float((state.scores[side] - before[side]) - (state.scores[1 - side] - before[1 - side]))
+
+
+class SolvedRollout(MemoRollout):
+    """A bid's rollouts at a heads-up table: the auction as :class:`MemoRollout` plays it, the
+    pitcher pitching the tactics' card, and then the hand played perfectly by both seats on the
+    sample (:mod:`setback.bots.solver`) rather than by the tactics."""
+
+    def __init__(self, state: GameState, club: bool = True) -> None:
+        super().__init__(state, club)
+        self.rng = random.Random(0)
+
+    def play_out(self, state: GameState) -> None:
+        if state.phase is not Phase.BIDDING:
+            return super().play_out(state)
+        hand = state.hand_number
+        while state.phase is Phase.BIDDING and state.hand_number == hand:
+            state.apply_action(self.action(state))
+        if hand_over(state, hand):
+            return None
+        key = (tuple(state.hands), state.pitcher)
+        plays = self.plays.get(key)
+        if plays is None:
+            plays = self.plays[key] = self.line(state)
+        for code in plays:
+            state.apply_action(code)
+        return None
+
+    def line(self, state: GameState) -> list[int]:
+        """The cards of the hand in ``state`` (its pitch to come), played for the points: the
+        tactics' pitch, then a line that ends where perfect play for each side's points ends
+        (solved as if the bid were 0, so that the line does not depend on the bid)."""
+        pitch = self.pitch(state.hands[state.to_act], state.to_act)
+        probe = state.clone(self.rng)
+        probe.apply_action(pitch)
+        probe.high_bid = 0
+        solver = Solver(probe, probe.scores[:], point_difference)
+        return [pitch, *solver.line_to(solver.solve(probe)[0])]
+
+
 @dataclass(slots=True)
 class Tally:
     """What a bid decision's rollouts made of each legal bid: how many, the sum of their values
@@ -180,6 +227,8 @@ class ExpertBot(SearchBot):
         bids: float = BIDS,
         bid_model: bool = True,
         solve_from: int = SOLVE_FROM,
+        bid_solve: bool = True,
+        bid_playouts: int = BID_PLAYOUTS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -197,6 +246,8 @@ class ExpertBot(SearchBot):
         self.bids = bids
         self.bid_model = bid_model
         self.solve_from = solve_from
+        self.bid_solve = bid_solve
+        self.bid_playouts = bid_playouts
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -235,7 +286,16 @@ class ExpertBot(SearchBot):
 
     def rollout(self, state: GameState) -> Rollout:
         """The search's rollouts, each hand's bid and pitch counted once a decision."""
-        return super().rollout(state) if self.as_search else MemoRollout(state, self.club)
+        if self.as_search:
+            return super().rollout(state)
+        if self.bidding and self.solved_bids(state.rules):
+            return SolvedRollout(state, self.club)
+        return MemoRollout(state, self.club)
+
+    def solved_bids(self, rules: Rules) -> bool:
+        """Whether a bid's rollouts play the hand perfectly (:class:`SolvedRollout`): with
+        ``bid_solve``, heads up, every side scoring its points (not ``no_junk``)."""
+        return self.bid_solve and rules.players == 2 and rules.sides == 2 and not rules.no_junk
 
     def value(self, state: GameState, before: list[int], side: int) -> float:
         """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
@@ -267,6 +327,8 @@ class ExpertBot(SearchBot):
         ``bids`` times as many."""
         players = view.rules.players
         count = self.fixed or (PLAYOUTS_HEADS_UP if players == 2 else PLAYOUTS_PER_TABLE // players)
+        if view.phase is Phase.BIDDING and self.solved_bids(view.rules):
+            return self.bid_playouts
         return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
     def _setup(self, view: View) -> None:
@@ -281,7 +343,9 @@ class ExpertBot(SearchBot):
             max(view.hand_sizes) <= self.solved_cards(view.rules.players)
         ) and (view.trump is not None or view.rules.players == 2):
             return self._solve(view)
-        bids = model(view.rules) if self.bidding and self.bid_model and len(view.legal) > 1 else None
+        bids = None
+        if self.bidding and self.bid_model and len(view.legal) > 1 and not self.solved_bids(view.rules):
+            bids = model(view.rules)
         if bids is not None:
             legal, values = self.bid_values(view, bids)
             best = best_of(range(len(legal)), values)

@@ -82,6 +82,7 @@ class Solver:
         self.side_of = state.side_of
         self.table: dict[tuple[int, int, int, int, int, int], tuple[float, float]] = {}
         self.ends: dict[tuple[int, int], tuple[float, float]] = {}
+        self.lines: dict[tuple[int, int], list[int]] = {}
         self.nodes = 0
         self.origin = state
         self.line: list[int] = []
@@ -219,4 +220,14 @@ class Solver:
             side0 = 0 if self.side_of[0] == 0 else 1
             known = (v[0], v[1]) if side0 == 0 else (v[1], v[0])
             self.ends[key] = known
+            self.lines[key] = self.line[:]
         return known[0]
+
+    def line_to(self, v0: float) -> list[int]:
+        """A line of play from the position last solved to a finished hand side 0 values ``v0``
+        (its solved value: so the line ends where perfect play ends, though its cards need not be
+        the perfect ones)."""
+        for key, (a, _) in self.ends.items():
+            if a == v0:
+                return self.lines[key]
+        raise AssertionError("a value that no finished hand had")
