@@ -63,9 +63,10 @@ BIDS = 1.0
 """A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
-SOLVE_FROM = 6
+SOLVE_FROM = 3
 """Heads up, the cards left in each hand from which a card is chosen by exact play-outs of its
-samples (:mod:`setback.bots.solver`): 6, every card of the hand, the pitch too (``solve_from``)."""
+samples (:mod:`setback.bots.solver`; ``solve_from``, up to 6: every card, the pitch too). Solving
+from 6 scored 0.45-0.48 against ``search`` where 3 scored 0.515 (benchmarks README)."""
 BID_PLAYOUTS = 300
 """A heads-up bid's play-outs, solved (``bid_playouts``): 60 samples of the hidden cards among
 five bids."""
@@ -232,7 +233,7 @@ class ExpertBot(SearchBot):
         bids: float = BIDS,
         bid_model: bool = True,
         solve_from: int = SOLVE_FROM,
-        bid_solve: bool = True,
+        bid_solve: bool = False,
         bid_playouts: int = BID_PLAYOUTS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
