@@ -21,8 +21,10 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
   the rollouts' own mean, in place of that mean (:meth:`ExpertBot.bid_values`).
 
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
-played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
-its side, so the end of a hand is no longer left to the tactics' guesses.
+played out exactly instead (heads up by :mod:`setback.bots.solver`, from ``solve_from`` cards;
+else :mod:`setback.bots.endgame`): every seat plays the card best for its side, so the end of a
+hand is no longer left to the tactics' guesses; a tie goes to the ``heuristic`` bot's card. With
+``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
