@@ -23,7 +23,8 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
 played out exactly instead (heads up by :mod:`setback.bots.solver`, from ``solve_from`` cards;
 else :mod:`setback.bots.endgame`): every seat plays the card best for its side, so the end of a
-hand is no longer left to the tactics' guesses; a tie goes to the ``heuristic`` bot's card. With
+hand is no longer left to the tactics' guesses; with ``heuristic_ties``, a tie goes to the ``heuristic``
+bot's card (else to the first legal card, as before; not yet screened either way). With
 ``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
@@ -73,9 +74,9 @@ BID_PLAYOUTS = 300
 """A heads-up bid's play-outs, solved (``bid_playouts``): 60 samples of the hidden cards among
 five bids."""
 TIE = 1e-9
-"""How close two cards' totals of exact play-outs are to tie: a tie goes to the card the
-``heuristic`` bot would play (perfect play often finds several cards equal on every sample, where
-a player who cannot see the cards would not)."""
+"""How close two cards' totals of exact play-outs are to tie: with ``heuristic_ties`` a tie goes
+to the card the ``heuristic`` bot would play (perfect play often finds several cards equal on
+every sample, where a player who cannot see the cards would not)."""
 HALVES = ("expert", "search")
 """Whose bidding or card play an expert may use."""
 
@@ -236,6 +237,7 @@ class ExpertBot(SearchBot):
         bid_model: bool = True,
         solve_from: int = SOLVE_FROM,
         bid_solve: bool = False,
+        heuristic_ties: bool = False,
         bid_playouts: int = BID_PLAYOUTS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
@@ -255,6 +257,7 @@ class ExpertBot(SearchBot):
         self.bid_model = bid_model
         self.solve_from = solve_from
         self.bid_solve = bid_solve
+        self.heuristic_ties = heuristic_ties
         self.bid_playouts = bid_playouts
         self.bidding = False
         self.tally: Tally | None = None
@@ -420,7 +423,8 @@ class ExpertBot(SearchBot):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = best_of(range(len(legal)), totals)
-        favourite = legal.index(HeuristicBot(club=self.club).play(view).code)
-        if totals[favourite] >= totals[best] - TIE:
-            best = favourite
+        if self.heuristic_ties:
+            favourite = legal.index(HeuristicBot(club=self.club).play(view).code)
+            if totals[favourite] >= totals[best] - TIE:
+                best = favourite
         return ACTIONS[legal[best]]
