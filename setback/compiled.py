@@ -34,6 +34,7 @@ MODULES: Final = (
     "setback.engine.tables",
     "setback.engine.trick",
     "setback.bots.seat",
+    "setback.bots.solver",
     "setback.protocol.codec",
     "setback.protocol.convert",
     "setback.protocol.views",

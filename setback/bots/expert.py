@@ -21,8 +21,11 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
   the rollouts' own mean, in place of that mean (:meth:`ExpertBot.bid_values`).
 
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
-played out exactly instead (:mod:`setback.bots.endgame`): every seat plays the card best for
-its side, so the end of a hand is no longer left to the tactics' guesses.
+played out exactly instead (heads up by :mod:`setback.bots.solver`, from ``solve_from`` cards;
+else :mod:`setback.bots.endgame`): every seat plays the card best for its side, so the end of a
+hand is no longer left to the tactics' guesses; with ``heuristic_ties``, a tie goes to the ``heuristic``
+bot's card (else to the first legal card, as before; not yet screened either way). With
+``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
@@ -32,12 +35,14 @@ rollouts) and plays as the expert.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from setback.bots.bidding import Model, features, model, role
 from setback.bots.endgame import cards_left, value_after
+from setback.bots.heuristic import HeuristicBot
 from setback.bots.odds import odds, win_chance
 from setback.bots.reading import Reader
 from setback.bots.search import (
@@ -49,7 +54,8 @@ from setback.bots.search import (
     hand_over,
     hand_value,
 )
-from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, View, state_from_view
+from setback.bots.solver import Solver, solvable
+from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
@@ -60,6 +66,17 @@ BIDS = 1.0
 """A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
 """Samples solved exactly per decision once the hand is in its last tricks."""
+SOLVE_FROM = 3
+"""Heads up, the cards left in each hand from which a card is chosen by exact play-outs of its
+samples (:mod:`setback.bots.solver`; ``solve_from``, up to 6: every card, the pitch too). Solving
+from 6 scored 0.45-0.48 against ``search`` where 3 scored 0.515 (benchmarks README)."""
+BID_PLAYOUTS = 300
+"""A heads-up bid's play-outs, solved (``bid_playouts``): 60 samples of the hidden cards among
+five bids."""
+TIE = 1e-9
+"""How close two cards' totals of exact play-outs are to tie: with ``heuristic_ties`` a tie goes
+to the card the ``heuristic`` bot would play (perfect play often finds several cards equal on
+every sample, where a player who cannot see the cards would not)."""
 HALVES = ("expert", "search")
 """Whose bidding or card play an expert may use."""
 
@@ -119,6 +136,49 @@ class MemoRollout(Rollout):
         return card
 
 
+def point_difference(state: GameState, before: list[int], side: int) -> float:
+    """What a hand that began at the scores ``before`` and ended in ``state`` changed ``side``'s
+    score by, less what it changed the other side's by (:func:`SolvedRollout.line`'s value)."""
+    return float((state.scores[side] - before[side]) - (state.scores[1 - side] - before[1 - side]))
+
+
+class SolvedRollout(MemoRollout):
+    """A bid's rollouts at a heads-up table: the auction as :class:`MemoRollout` plays it, the
+    pitcher pitching the tactics' card, and then the hand played perfectly by both seats on the
+    sample (:mod:`setback.bots.solver`) rather than by the tactics."""
+
+    def __init__(self, state: GameState, club: bool = True) -> None:
+        super().__init__(state, club)
+        self.rng = random.Random(0)
+
+    def play_out(self, state: GameState) -> None:
+        if state.phase is not Phase.BIDDING:
+            return super().play_out(state)
+        hand = state.hand_number
+        while state.phase is Phase.BIDDING and state.hand_number == hand:
+            state.apply_action(self.action(state))
+        if hand_over(state, hand):
+            return None
+        key = (tuple(state.hands), state.pitcher)
+        plays = self.plays.get(key)
+        if plays is None:
+            plays = self.plays[key] = self.line(state)
+        for code in plays:
+            state.apply_action(code)
+        return None
+
+    def line(self, state: GameState) -> list[int]:
+        """The cards of the hand in ``state`` (its pitch to come), played for the points: the
+        tactics' pitch, then a line that ends where perfect play for each side's points ends
+        (solved as if the bid were 0, so that the line does not depend on the bid)."""
+        pitch = self.pitch(state.hands[state.to_act], state.to_act)
+        probe = state.clone(self.rng)
+        probe.apply_action(pitch)
+        probe.high_bid = 0
+        solver = Solver(probe, probe.scores[:], point_difference)
+        return [pitch, *solver.line_to(solver.solve(probe)[0])]
+
+
 @dataclass(slots=True)
 class Tally:
     """What a bid decision's rollouts made of each legal bid: how many, the sum of their values
@@ -175,6 +235,10 @@ class ExpertBot(SearchBot):
         narrow: bool = True,
         bids: float = BIDS,
         bid_model: bool = True,
+        solve_from: int = SOLVE_FROM,
+        bid_solve: bool = False,
+        heuristic_ties: bool = False,
+        bid_playouts: int = BID_PLAYOUTS,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -191,6 +255,10 @@ class ExpertBot(SearchBot):
         self.narrow = narrow
         self.bids = bids
         self.bid_model = bid_model
+        self.solve_from = solve_from
+        self.bid_solve = bid_solve
+        self.heuristic_ties = heuristic_ties
+        self.bid_playouts = bid_playouts
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -229,7 +297,16 @@ class ExpertBot(SearchBot):
 
     def rollout(self, state: GameState) -> Rollout:
         """The search's rollouts, each hand's bid and pitch counted once a decision."""
-        return super().rollout(state) if self.as_search else MemoRollout(state, self.club)
+        if self.as_search:
+            return super().rollout(state)
+        if self.bidding and self.solved_bids(state.rules):
+            return SolvedRollout(state, self.club)
+        return MemoRollout(state, self.club)
+
+    def solved_bids(self, rules: Rules) -> bool:
+        """Whether a bid's rollouts play the hand perfectly (:class:`SolvedRollout`): with
+        ``bid_solve``, heads up, every side scoring its points (not ``no_junk``)."""
+        return self.bid_solve and rules.players == 2 and rules.sides == 2 and not rules.no_junk
 
     def value(self, state: GameState, before: list[int], side: int) -> float:
         """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
@@ -261,6 +338,8 @@ class ExpertBot(SearchBot):
         ``bids`` times as many."""
         players = view.rules.players
         count = self.fixed or (PLAYOUTS_HEADS_UP if players == 2 else PLAYOUTS_PER_TABLE // players)
+        if view.phase is Phase.BIDDING and self.solved_bids(view.rules):
+            return self.bid_playouts
         return int(count * self.bids) if view.phase is Phase.BIDDING else count
 
     def _setup(self, view: View) -> None:
@@ -271,11 +350,13 @@ class ExpertBot(SearchBot):
 
     def _expert(self, view: View) -> Action:
         self._setup(view)
-        if view.phase is Phase.PLAYING and view.trump is not None and len(view.legal) > 1 and (
-            max(view.hand_sizes) <= endgame_cards(view.rules.players)
-        ):
+        if view.phase is Phase.PLAYING and len(view.legal) > 1 and (
+            max(view.hand_sizes) <= self.solved_cards(view.rules.players)
+        ) and (view.trump is not None or view.rules.players == 2):
             return self._solve(view)
-        bids = model(view.rules) if self.bidding and self.bid_model and len(view.legal) > 1 else None
+        bids = None
+        if self.bidding and self.bid_model and len(view.legal) > 1 and not self.solved_bids(view.rules):
+            bids = model(view.rules)
         if bids is not None:
             legal, values = self.bid_values(view, bids)
             best = best_of(range(len(legal)), values)
@@ -309,6 +390,11 @@ class ExpertBot(SearchBot):
             values.append(tally.values[i] / n + slope * ((points if predicted is None else predicted) - points))
         return legal, values
 
+    def solved_cards(self, players: int) -> int:
+        """The cards left in each hand from which a card is chosen by exact play-outs: heads up
+        ``solve_from`` (:mod:`setback.bots.solver`), else :func:`endgame_cards`."""
+        return self.solve_from if players == 2 else endgame_cards(players)
+
     def _solve(self, view: View) -> Action:
         """The legal card whose exact play-out scored best on average over ``solves`` samples."""
         start = time.perf_counter()
@@ -321,12 +407,24 @@ class ExpertBot(SearchBot):
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
             root = state_from_view(view, sampler.deal(self.rng))
-            assert cards_left(root) <= endgame_cards(view.rules.players)
+            assert cards_left(root) <= self.solved_cards(view.rules.players)
+            solvers: dict[int, Solver] = {}
             for i, code in enumerate(legal):
                 state = root.clone(self.rng)
                 state.apply_action(code)
-                totals[i] += value_after(state, root.hand_number, before, self.value)[side]
+                if not hand_over(state, root.hand_number) and solvable(state):
+                    assert state.trump is not None
+                    solver = solvers.get(state.trump)
+                    if solver is None:
+                        solver = solvers[state.trump] = Solver(state, before, self.value)
+                    totals[i] += solver.solve(state)[side]
+                else:
+                    totals[i] += value_after(state, root.hand_number, before, self.value)[side]
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         best = best_of(range(len(legal)), totals)
+        if self.heuristic_ties:
+            favourite = legal.index(HeuristicBot(club=self.club).play(view).code)
+            if totals[favourite] >= totals[best] - TIE:
+                best = favourite
         return ACTIONS[legal[best]]
