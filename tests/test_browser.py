@@ -747,12 +747,12 @@ def _get_json(url: str) -> Any:
 
 
 async def seat_a_player(server: Server, name: str, table: str, hand_limit: int,
-                        pace: float) -> tuple[RawClient, asyncio.Future[None]]:
-    """A person (a client answering at ``pace``) with three bots at a new table, playing."""
+                        pace: float, target: int = 11) -> tuple[RawClient, asyncio.Future[None]]:
+    """A person (a client answering at ``pace``) with three bots at a new table playing to ``target``."""
     player = await RawClient.connect(server.port)
     await player.hello(name, kind="human")
     await player.send(type="create_table", id=1, name=f"{name}'s table", bots=["random"] * 3,
-                      rules={"players": 4, "teams": 2, "hand_limit": hand_limit})
+                      rules={"players": 4, "teams": 2, "hand_limit": hand_limit, "target": target})
     await player.expect("table", id=1)
     await player.send(type="join", id=2, table=table, ready=True)
     await player.expect("joined", id=2)
@@ -768,7 +768,9 @@ async def test_the_big_screen_shows_a_game_as_a_spectator_and_moves_on_to_the_ne
             async with guest(browser, f"http://127.0.0.1:{web_port(server)}/screen?pace={PACE}", BIG_SCREEN) as tv:
                 page = tv.page
                 await page.locator("#felt .seat", has_text="fay").wait_for()
-                players.append(await seat_a_player(server, "gus", "t2", hand_limit=100, pace=0.3))
+                # to 52, at least 13 hands: still in play when the screen moves on (to 11, one game
+                # ended in 3 hands, before the screen had left t1's finished game)
+                players.append(await seat_a_player(server, "gus", "t2", hand_limit=100, pace=0.3, target=52))
                 await page.locator("#felt .played").first.wait_for()
                 assert await page.locator("#hand .card").count() == 0
                 await tv.screenshot(shots / "big-screen-1920x1080.png")
