@@ -110,16 +110,22 @@ class MemoRollout(Rollout):
             return None
         key = (tuple(state.hands), state.pitcher)
         plays = self.plays.get(key)
-        if plays is not None:
-            for code in plays:
-                state.apply_action(code)
+        if plays is None:
+            self.plays[key] = self.finish(state, hand)
             return None
-        plays = self.plays[key] = []
+        for code in plays:
+            state.apply_action(code)
+        return None
+
+    def finish(self, state: GameState, hand: int) -> list[int]:
+        """Play the rest of hand number ``hand`` in ``state`` (the auction over) by the policy,
+        and return its actions, to be replayed for the other bids."""
+        plays = []
         while not hand_over(state, hand):
             code = self.action(state)
             plays.append(code)
             state.apply_action(code)
-        return None
+        return plays
 
     def amount(self, hand: int, seat: int) -> int:
         key = (hand, seat)
@@ -151,21 +157,11 @@ class SolvedRollout(MemoRollout):
         super().__init__(state, club)
         self.rng = random.Random(0)
 
-    def play_out(self, state: GameState) -> None:
-        if state.phase is not Phase.BIDDING:
-            return super().play_out(state)
-        hand = state.hand_number
-        while state.phase is Phase.BIDDING and state.hand_number == hand:
-            state.apply_action(self.action(state))
-        if hand_over(state, hand):
-            return None
-        key = (tuple(state.hands), state.pitcher)
-        plays = self.plays.get(key)
-        if plays is None:
-            plays = self.plays[key] = self.line(state)
+    def finish(self, state: GameState, hand: int) -> list[int]:
+        plays = self.line(state)
         for code in plays:
             state.apply_action(code)
-        return None
+        return plays
 
     def line(self, state: GameState) -> list[int]:
         """The cards of the hand in ``state`` (its pitch to come), played for the points: the
