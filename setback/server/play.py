@@ -72,8 +72,8 @@ class Play:
         self.hears = host.hears
         self.options = host.options
         self.store = host.store
-        self._add_action = host.store.add_action
-        """The store's, found once (a Python method: looking it up by name costs each call)."""
+        self.turn = host.store.turn
+        """Where the turn's actions are journaled (compiled, where the store is not)."""
         self.time = host.time
         self.clock = host.clock
         self.stood_in = stood_in
@@ -134,7 +134,7 @@ class Play:
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self._add_action(self.game_id, seat, ACTION_TEXT[action.code], by)
+        self.turn.add(self.game_id, seat, ACTION_TEXT[action.code], by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()
