@@ -72,8 +72,8 @@ class Play:
         self.hears = host.hears
         self.options = host.options
         self.store = host.store
-        self.turn = host.store.turn
-        """Where the turn's actions are journaled (compiled, where the store is not)."""
+        self.journal = host.store.turn.game(game_id)
+        """Where the game's actions are journaled (compiled, where the store is not)."""
         self.time = host.time
         self.clock = host.clock
         self.stood_in = stood_in
@@ -134,7 +134,7 @@ class Play:
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self.turn.add(self.game_id, seat, ACTION_TEXT[action.code], by)
+        self.journal.add(seat, ACTION_TEXT[action.code], by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()

@@ -587,7 +587,7 @@ class Store:
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         wake = self.turn.wake
-        if not self._queue and not self.turn.actions and wake is not None:
+        if not self._queue and not self.turn.pieces and wake is not None:
             wake()
         self._queue.append((sql, args))
 
@@ -766,7 +766,7 @@ class Store:
 
     def add_action(self, game_id: int, seat: int, action: str, by: int) -> None:
         """The game's next action (``by``: who chose it), journaled with the turn's others when
-        the turn is taken (the server's tables add theirs to :attr:`turn` directly)."""
+        the turn is taken (the server's tables add theirs through :meth:`TurnActions.game`)."""
         self.turn.add(game_id, seat, action, by)
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
