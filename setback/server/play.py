@@ -42,7 +42,6 @@ class Host(Protocol):
 
     id: str
     games_played: int
-    requests: int
     seats: list[Seat]
     hears: Audience
     options: TableOptions
@@ -167,9 +166,7 @@ class Play:
         if to_act is None:
             self.host.decided(game)
             return
-        host = self.host  # a Protocol: each of its attributes is a lookup by name
-        request = host.requests + 1
-        host.requests = request
+        request = self.clock.next_request()  # the table's count, kept where it is read natively
         seat = self.seats[to_act]
         pending = Pending(request, to_act, None)
         self.pending = pending
