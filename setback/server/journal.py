@@ -1,7 +1,7 @@
 """The actions of this turn of the loop at every table, until the store takes them as one journal row.
 
 Compiled with the hot path (``setback/compiled.py``): a table records each action it applies
-with a native call, and the row's JSON grows by a piece an action, where the store (Python)
+with a native call, and the row's JSON grows by two pieces an action, where the store (Python)
 was called a decision and then counted and encoded the turn's actions again at its end.
 """
 
@@ -14,34 +14,32 @@ import msgspec
 
 _encoder: Final = msgspec.json.Encoder()
 
-_QUOTED: Final[dict[str, bytes]] = {}
-"""Each action text as a JSON string between commas, made once (the server's are a hundred or so)."""
-QUOTED_KEPT: Final = 4096
-"""The most action texts :data:`_QUOTED` keeps (past it, a text is encoded each time)."""
-_SEATS: Final = [b",%d" % n for n in range(16)]
-"""``,SEAT``: a seat, after the game's number."""
-_BYS: Final = [b"%d]" % n for n in range(16)]
-"""``BY]``: who chose an action, ending it."""
+_ENDINGS: Final[dict[str, list[bytes | None]]] = {}
+"""For each action text, its ending of an action's JSON, ``,SEAT,"TEXT",BY]``, by ``SEAT * 16 + BY``
+(seats and who chose below 16), each made the first time it is written."""
+ENDINGS_KEPT: Final = 1024
+"""The most action texts :data:`_ENDINGS` keeps (the server writes a hundred or so; past it, an
+ending is made each time)."""
+_SMALL: Final = 16
+
+
+def _ending(seat: int, action: str, by: int) -> bytes:
+    """``,SEAT,"ACTION",BY]``: how an action's JSON ends, the text as msgspec encodes a string."""
+    if not (0 <= seat < _SMALL and 0 <= by < _SMALL):
+        return b",%d,%b,%d]" % (seat, _encoder.encode(action), by)
+    endings = _ENDINGS.get(action)
+    if endings is None:
+        endings = [None] * (_SMALL * _SMALL)
+        if len(_ENDINGS) < ENDINGS_KEPT:
+            _ENDINGS[action] = endings
+    ending = endings[seat * _SMALL + by]
+    if ending is None:
+        ending = endings[seat * _SMALL + by] = b",%d,%b,%d]" % (seat, _encoder.encode(action), by)
+    return ending
+
+
 _COUNTS: Final = [b"%d," % n for n in range(64)]
 """``N,``: a game's count of actions in the turn."""
-
-
-def _quoted(action: str) -> bytes:
-    """``,"action",``: the text as msgspec encodes a string, between the commas around it."""
-    quoted = _QUOTED.get(action)
-    if quoted is None:
-        quoted = b",%b," % _encoder.encode(action)
-        if len(_QUOTED) < QUOTED_KEPT:
-            _QUOTED[action] = quoted
-    return quoted
-
-
-def _seat(seat: int) -> bytes:
-    return _SEATS[seat] if 0 <= seat < 16 else b",%d" % seat
-
-
-def _by(by: int) -> bytes:
-    return _BYS[by] if 0 <= by < 16 else b"%d]" % by
 
 
 class GameActions:
@@ -73,9 +71,7 @@ class GameActions:
             turn.games.append(self)
         self.count += 1
         pieces.append(self.next_opening if pieces else self.opening)
-        pieces.append(_seat(seat))
-        pieces.append(_quoted(action))
-        pieces.append(_by(by))
+        pieces.append(_ending(seat, action, by))
 
 
 class TurnActions:
@@ -86,8 +82,8 @@ class TurnActions:
 
     def __init__(self) -> None:
         self.pieces: list[bytes] = []
-        """The row's JSON in pieces, four an action: ``[game`` (after another, ``,[game``),
-        ``,seat``, ``,"action",``, ``by]``."""
+        """The row's JSON in pieces, two an action: ``[game`` (after another, ``,[game``) and
+        ``,seat,"action",by]``."""
         self.games: list[GameActions] = []
         """The games that took an action this turn, in the order they first did."""
         self.wake: Callable[[], None] | None = None
