@@ -41,6 +41,7 @@ MODULES: Final = (
     "setback.server.app",
     "setback.server.audience",
     "setback.server.connection",
+    "setback.server.journal",
     "setback.server.lobby",
     "setback.server.outgoing",
     "setback.server.pacing",

@@ -42,7 +42,6 @@ class Host(Protocol):
 
     id: str
     games_played: int
-    requests: int
     seats: list[Seat]
     hears: Audience
     options: TableOptions
@@ -72,8 +71,8 @@ class Play:
         self.hears = host.hears
         self.options = host.options
         self.store = host.store
-        self._add_action = host.store.add_action
-        """The store's, found once (a Python method: looking it up by name costs each call)."""
+        self.journal = host.store.turn.game(game_id)
+        """Where the game's actions are journaled (compiled, where the store is not)."""
         self.time = host.time
         self.clock = host.clock
         self.stood_in = stood_in
@@ -134,7 +133,7 @@ class Play:
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self._add_action(self.game_id, seat, ACTION_TEXT[action.code], by)
+        self.journal.add(seat, ACTION_TEXT[action.code], by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()
@@ -167,9 +166,7 @@ class Play:
         if to_act is None:
             self.host.decided(game)
             return
-        host = self.host  # a Protocol: each of its attributes is a lookup by name
-        request = host.requests + 1
-        host.requests = request
+        request = self.clock.next_request()  # the table's count, kept where it is read natively
         seat = self.seats[to_act]
         pending = Pending(request, to_act, None)
         self.pending = pending

@@ -46,6 +46,7 @@ import msgspec
 import structlog
 
 from setback.engine import Game, parse_action
+from setback.server.journal import TurnActions
 
 try:
     import fcntl
@@ -154,7 +155,6 @@ def _json(value: object) -> str:
 
 
 _JOURNAL = "INSERT INTO journal (turn, actions, games) VALUES (?, ?, ?)"
-_journal_encoder = msgspec.json.Encoder()
 JournalEntry = tuple[int, int, str, int | bool]
 """A journal row's action: game, seat, action, who chose it (older files may say false/true for 0/1)."""
 _journal_decoder = msgspec.json.Decoder(list[JournalEntry])
@@ -461,11 +461,8 @@ class Store:
             self.db.executescript(_SCHEMA)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._queue: Batch = []
-        self.wake: Callable[[], None] | None = None
-        """Called when a write is queued while none was: the server's turn ends with a commit
-        even when it has nothing to say to anyone (a table of bots nobody watches)."""
-        self._actions: list[tuple[int, int, str, int]] = []
-        """This turn's actions at every table: game, seat, action, who chose it (:data:`BY_PLAYER`...)."""
+        self.turn = TurnActions()
+        """This turn's actions at every table (compiled: the tables add theirs with a native call)."""
         self._next_turn = int(self.db.execute(
             "SELECT MAX(COALESCE((SELECT MAX(turn) FROM journal), 0), "
             "COALESCE((SELECT MAX(first_move) FROM games), 0), COALESCE((SELECT MAX(last_move) FROM games), 0))"
@@ -578,20 +575,30 @@ class Store:
             self.db.execute("ALTER TABLE journal ADD COLUMN games TEXT")
             self.db.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
 
+    @property
+    def wake(self) -> Callable[[], None] | None:
+        """Called when a write is queued while none was: the server's turn ends with a commit
+        even when it has nothing to say to anyone (a table of bots nobody watches)."""
+        return self.turn.wake
+
+    @wake.setter
+    def wake(self, wake: Callable[[], None] | None) -> None:
+        self.turn.wake = wake
+
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
-        if not self._queue and not self._actions and self.wake is not None:
-            self.wake()
+        wake = self.turn.wake
+        if not self._queue and not self.turn.pieces and wake is not None:
+            wake()
         self._queue.append((sql, args))
 
     def take(self) -> Batch:
         """The writes queued so far (this turn's actions as one journal row), to be committed
         by :meth:`write` (on any one thread)."""
         batch, self._queue = self._queue, []
-        if self._actions:
-            held = _journal_encoder.encode(Counter(map(operator.itemgetter(0), self._actions))).decode()
-            batch.append((_JOURNAL, (self._next_turn, _journal_encoder.encode(self._actions).decode(), held)))
+        row = self.turn.take()
+        if row is not None:
+            batch.append((_JOURNAL, (self._next_turn, *row)))
             self._next_turn += 1
-            self._actions = []
         return batch
 
     def write(self, batch: Batch) -> None:
@@ -759,10 +766,8 @@ class Store:
 
     def add_action(self, game_id: int, seat: int, action: str, by: int) -> None:
         """The game's next action (``by``: who chose it), journaled with the turn's others when
-        the turn is taken."""
-        if not self._actions and not self._queue and self.wake is not None:
-            self.wake()
-        self._actions.append((game_id, seat, action, by))
+        the turn is taken (the server's tables add theirs through :meth:`TurnActions.game`)."""
+        self.turn.add(game_id, seat, action, by)
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""

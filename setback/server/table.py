@@ -48,9 +48,6 @@ class Table:
     play: Play | None = None
     """The game in play, or the last one, as it ended (None until the first)."""
     games_played: int = 0
-    requests: int = 0
-    """The last decision's request number: it counts on across the table's games, so an answer
-    meant for an earlier game's decision is never taken for this one's."""
     broken: bool = False
     damage: str | None = None
     """Why the table's records could not be restored, if they could not (see :meth:`restore_failed`)."""

@@ -19,13 +19,22 @@ NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
 
 
 class TurnClock:
-    """The limit a decision has (None: no clock), counted on ``time``."""
+    """The limit a decision has (None: no clock), counted on ``time``; and the number of the
+    table's last decision."""
 
-    __slots__ = ("limit", "time")
+    __slots__ = ("limit", "requests", "time")
 
     def __init__(self, limit: float | None, time: TimeSource) -> None:
         self.limit = limit
         self.time = time
+        self.requests = 0
+        """The last decision's request number: it counts on across the table's games, so an
+        answer meant for an earlier game's decision is never taken for this one's."""
+
+    def next_request(self) -> int:
+        """The request number of the decision asked for now."""
+        self.requests += 1
+        return self.requests
 
     def start(self, pending: Pending, callback: Callable[..., object], *args: object) -> None:
         """Start the clock of ``pending`` (at a table that has one): ``callback(*args)`` once it runs out."""
