@@ -18,11 +18,11 @@ def position(eldest: str, dealer: str, *moves: str) -> tuple[Game, GameState]:
     """A heads-up game after ``bid 2``, ``pass`` and ``moves``, and its state as the true deal."""
     game = deal(Rules(players=2), 1, eldest, dealer)
     act(game, "bid 2", "pass", *moves)
-    view = game.view(game.to_act)
-    other = 1 - game.to_act
-    hidden = mask_of(game.view(other).hand)
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
     holdings = [0, 0]
-    holdings[game.to_act], holdings[other] = mask_of(view.hand), hidden
+    holdings[seat], holdings[1 - seat] = mask_of(view.hand), mask_of(game.view(1 - seat).hand)
     return game, state_from_view(view, holdings)
 
 
