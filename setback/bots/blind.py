@@ -9,10 +9,11 @@ cards of the table's deck not in its hand and not played this hand, less the sui
 shown it holds no more of (it played neither the suit led nor trump), in the real hand before
 the decision (``shown``) and in the play-out since.
 
-A play-out's played cards are read from the state's masks (what each seat was dealt less what
-it holds); the voids shown in it are noted as it goes: each decision notes the one before it
-(:meth:`BlindRollout.action` is asked for every action of a play-out), and a play-out's first
-decision notes the searched seat's own card, applied before the play-out began.
+A play-out's first decision reads the cards played so far from the state's masks (what each
+seat was dealt less what it holds) and notes the searched seat's own card, applied before the
+play-out began; then the played cards and the voids shown are noted as the play-out goes, each
+decision noting the card before it (:meth:`BlindRollout.action` is asked for every action of a
+play-out).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class BlindRollout(Rollout):
         self.follows = state.follow_mask if playing and state.trick else 0
         """The suit the deciding seat follows (its cards as a mask), 0 when it does not follow."""
         self.voids = list(self.shown)
+        self.played = 0
+        """The cards played this hand, in the play-out under way."""
         self.state: GameState | None = None
         self.last = -1
         """The seat whose card the next decision notes, -1 for none."""
@@ -47,50 +50,53 @@ class BlindRollout(Rollout):
         self.suit = 0
 
     def action(self, state: GameState) -> int:
-        self.note(state)
+        if state is not self.state:
+            self.start(state)
+        elif self.last >= 0 and not (self.suit | state.trump_mask) >> self.card & 1:
+            self.voids[self.last] |= self.suit
+        if state.phase is not Phase.PLAYING or state.trump is None:
+            self.last = -1
+            code = super().action(state)
+            if state.phase is Phase.PLAYING:
+                self.played |= 1 << code
+            return code
         code = self.choose(state)
-        if state.phase is Phase.PLAYING and state.trick:
+        if state.trick:
             self.last, self.card, self.suit = state.to_act, code, state.follow_mask
         else:
             self.last = -1
+        self.played |= 1 << code
         return code
 
-    def note(self, state: GameState) -> None:
-        """Note the void the card before this decision showed; at a play-out's first decision,
-        start from ``shown`` and note the deciding seat's own card."""
+    def start(self, state: GameState) -> None:
+        """Begin a play-out at ``state``: the voids shown before the decision, the deciding seat's
+        own card noted, and the cards played so far."""
+        self.state = state
         voids = self.voids
-        if state is not self.state:
-            self.state = state
-            voids[:] = self.shown
-            self.last = -1
-            if self.follows:
-                card = (self.hand & ~state.hands[self.seat]).bit_length() - 1
-                if card >= 0 and not (self.follows | state.trump_mask) >> card & 1:
-                    voids[self.seat] |= self.follows
-            return
-        if self.last >= 0 and not (self.suit | state.trump_mask) >> self.card & 1:
-            voids[self.last] |= self.suit
-
-    def unseen(self, state: GameState, seat: int) -> int:
-        """The cards ``seat`` has not seen this hand: the deck's, less its hand and the cards played."""
+        voids[:] = self.shown
+        self.last = -1
+        if self.follows:
+            card = (self.hand & ~state.hands[self.seat]).bit_length() - 1
+            if card >= 0 and not (self.follows | state.trump_mask) >> card & 1:
+                voids[self.seat] |= self.follows
         dealt = held = 0
         for mask in state.dealt:
             dealt |= mask
         for mask in state.hands:
             held |= mask
-        return self.deck & ~state.hands[seat] & ~(dealt & ~held)
+        self.played = dealt & ~held
 
     def choose(self, state: GameState) -> int:
-        """The tactics' action, each seat's hidden cards those it could think the others hold."""
+        """The tactics' card (trump named), each seat's hidden cards those it could think the
+        others hold."""
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         seat = state.to_act
-        if state.phase is Phase.BIDDING or state.trump is None:
-            return super().action(state)
         hand = state.hands[seat]
+        assert state.trump is not None
         t = self.trumps[state.trump]
-        unseen = self.unseen(state, seat)
+        unseen = self.deck & ~hand & ~self.played
         voids = self.voids
         nxt = state.next_seat
         trick = state.trick
