@@ -357,7 +357,7 @@ class ExpertBot(SearchBot):
         self.playouts = self._count(view)
         self.bidding = view.phase is Phase.BIDDING
         self.chances = odds(view.rules) if self.odds else None
-        self.shown = voids(view)
+        self.shown = voids(view) if self.blind else []
 
     def _expert(self, view: View) -> Action:
         self._setup(view)
