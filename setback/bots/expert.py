@@ -27,6 +27,9 @@ hand is no longer left to the tactics' guesses; with ``heuristic_ties``, a tie g
 bot's card (else to the first legal card, as before; not yet screened either way). With
 ``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
+With ``blind``, every seat of a rollout plays by what it could know rather than by the
+sample's hidden cards (:mod:`setback.bots.blind`).
+
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
 search bot does (by the wall clock, ``budget_ms``, with the search's samples, values and
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from setback.bots.bidding import Model, features, model, role
+from setback.bots.blind import BlindRollout
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.odds import odds, win_chance
@@ -53,6 +57,7 @@ from setback.bots.search import (
     decision_deadline,
     hand_over,
     hand_value,
+    voids,
 )
 from setback.bots.solver import Solver, solvable
 from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
@@ -148,6 +153,10 @@ def point_difference(state: GameState, before: list[int], side: int) -> float:
     return float((state.scores[side] - before[side]) - (state.scores[1 - side] - before[1 - side]))
 
 
+class BlindMemoRollout(BlindRollout, MemoRollout):
+    """:class:`MemoRollout` with every seat playing blind (:class:`setback.bots.blind.BlindRollout`)."""
+
+
 class SolvedRollout(MemoRollout):
     """A bid's rollouts at a heads-up table: the auction as :class:`MemoRollout` plays it, the
     pitcher pitching the tactics' card, and then the hand played perfectly by both seats on the
@@ -235,6 +244,7 @@ class ExpertBot(SearchBot):
         bid_solve: bool = False,
         heuristic_ties: bool = False,
         bid_playouts: int = BID_PLAYOUTS,
+        blind: bool = False,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -255,6 +265,8 @@ class ExpertBot(SearchBot):
         self.bid_solve = bid_solve
         self.heuristic_ties = heuristic_ties
         self.bid_playouts = bid_playouts
+        self.blind = blind
+        self.shown: list[int] = []
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -297,6 +309,8 @@ class ExpertBot(SearchBot):
             return super().rollout(state)
         if self.bidding and self.solved_bids(state.rules):
             return SolvedRollout(state, self.club)
+        if self.blind:
+            return BlindMemoRollout(state, self.club, self.shown)
         return MemoRollout(state, self.club)
 
     def solved_bids(self, rules: Rules) -> bool:
@@ -343,6 +357,7 @@ class ExpertBot(SearchBot):
         self.playouts = self._count(view)
         self.bidding = view.phase is Phase.BIDDING
         self.chances = odds(view.rules) if self.odds else None
+        self.shown = voids(view) if self.blind else []
 
     def _expert(self, view: View) -> Action:
         self._setup(view)
