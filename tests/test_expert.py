@@ -190,3 +190,19 @@ def test_a_dealer_margin_holds_back_the_dealers_outbid() -> None:
     assert bot(0.0).bid(dealer) != parse_action("pass")
     assert bot(20.0).bid(dealer) == parse_action("pass")
     assert bot(0.0).bid(eldest) == bot(20.0).bid(eldest)
+
+
+def test_an_eldest_bonus_raises_the_eldests_bid() -> None:
+    """Heads up, an eldest with a fair hand bids less than the top bid, and the top bid once each
+    point bid is worth more than a hand can lose; the dealer's bid is unchanged."""
+    game = deal(Rules(players=2), 1, "KH QH 9H 5H 3D 7C", "AS KS 10S 4S 2H 8C")
+    eldest = game.view(0)
+    act(game, "bid 2")
+    dealer = game.view(1)
+
+    def bot(bonus: float) -> ExpertBot:
+        return ExpertBot(5, budget_ms=None, playouts=120, eldest_bonus=bonus)
+
+    assert bot(0.0).bid(eldest) != parse_action("bid 4")
+    assert bot(20.0).bid(eldest) == parse_action("bid 4")
+    assert bot(0.0).bid(dealer) == bot(20.0).bid(dealer)

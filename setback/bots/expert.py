@@ -22,7 +22,10 @@ seats of a bigger table; a bid ``bids`` times as many), with ``budget_ms`` and t
 - ``dealer_margin``: there too, a dealer outbids a bid made only for a bid worth more than
   passing by at least that many points of the hand (0 by default): valued by its chance of
   winning, the expert's dealer outbid 2 with 3 on hands whose rollouts expected fewer points
-  than passing, a gamble that lost against ``search`` (setback/benchmarks/README.md, issue 34).
+  than passing, a gamble that lost against ``search`` (setback/benchmarks/README.md, issue 34);
+- ``eldest_bonus``: there too, the eldest's bid is worth that many points more for each point
+  bid (0 by default): where the expert's eldest bid higher than ``search``'s on the same cards,
+  it gained.
 
 Once every seat holds at most :func:`endgame_cards` cards, each of ``solves`` samples is
 played out exactly instead (heads up by :mod:`setback.bots.solver`, from ``solve_from`` cards;
@@ -240,6 +243,7 @@ class ExpertBot(SearchBot):
         heuristic_ties: bool = False,
         bid_playouts: int = BID_PLAYOUTS,
         dealer_margin: float = 0.0,
+        eldest_bonus: float = 0.0,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -261,6 +265,7 @@ class ExpertBot(SearchBot):
         self.heuristic_ties = heuristic_ties
         self.bid_playouts = bid_playouts
         self.dealer_margin = dealer_margin
+        self.eldest_bonus = eldest_bonus
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -394,6 +399,8 @@ class ExpertBot(SearchBot):
             correction = (points if predicted is None else predicted) - points
             if outbids and code != PASS_CODE:
                 correction -= self.dealer_margin
+            if seat == "eldest":
+                correction += self.eldest_bonus * (code - PASS_CODE)
             values.append(tally.values[i] / n + slope * correction)
         return legal, values
 
