@@ -18,7 +18,7 @@ from setback.bots.odds import TABLES, odds, win_chance
 from setback.bots.odds import solve as odds_solve
 from setback.bots.reading import Reader
 from setback.bots.search import Rollout, Sampler
-from setback.engine import Action, Game, Phase, Rules, View, mask_of, state_from_view
+from setback.engine import Action, Game, Phase, Rules, View, mask_of, parse_action, state_from_view
 
 SEAT_0 = "AS KS 10S 5S 2H 8C"
 """Heads up, the eldest's hand: it bids, pitches the ace of spades and wins the first tricks."""
@@ -174,3 +174,35 @@ def test_only_a_card_among_three_narrows() -> None:
     bot.bidding = True
     assert bot.cuts(5) == []
     assert ExpertBot(0, narrow=False).cuts(5) == []
+
+
+def test_a_dealer_margin_holds_back_the_dealers_outbid() -> None:
+    """Heads up, a dealer facing a bid of 2 outbids with a strong hand, but not once every outbid
+    must beat passing by more points than a hand can make; the eldest's bid is unchanged."""
+    game = deal(Rules(players=2), 1, "KH QH 9H 5H 3D 7C", "AS KS 10S 4S 2H 8C")
+    eldest = game.view(0)
+    act(game, "bid 2")
+    dealer = game.view(1)
+
+    def bot(margin: float) -> ExpertBot:
+        return ExpertBot(5, budget_ms=None, playouts=120, dealer_margin=margin)
+
+    assert bot(0.0).bid(dealer) != parse_action("pass")
+    assert bot(20.0).bid(dealer) == parse_action("pass")
+    assert bot(0.0).bid(eldest) == bot(20.0).bid(eldest)
+
+
+def test_an_eldest_bonus_raises_the_eldests_bid() -> None:
+    """Heads up, an eldest with a fair hand bids less than the top bid, and the top bid once each
+    point bid is worth more than a hand can lose; the dealer's bid is unchanged."""
+    game = deal(Rules(players=2), 1, "KH QH 9H 5H 3D 7C", "AS KS 10S 4S 2H 8C")
+    eldest = game.view(0)
+    act(game, "bid 2")
+    dealer = game.view(1)
+
+    def bot(bonus: float) -> ExpertBot:
+        return ExpertBot(5, budget_ms=None, playouts=120, eldest_bonus=bonus)
+
+    assert bot(0.0).bid(eldest) != parse_action("bid 4")
+    assert bot(20.0).bid(eldest) == parse_action("bid 4")
+    assert bot(0.0).bid(dealer) == bot(20.0).bid(dealer)
