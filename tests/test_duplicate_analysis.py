@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from setback.benchmarks.duplicate import decisions, equities, hand_pairs, report, tally
+from setback.benchmarks.duplicate import decisions, equities, hand_pairs, report, summary, tally
 from setback.engine import Rules
 from setback.match.plan import MatchPlan
 from setback.match.runner import run_game
@@ -42,6 +42,11 @@ def test_a_divergence_names_each_bots_own_choice() -> None:
         assert pair.divergence is not None and pair.divergence.choices[0] == mine[3]
     assert sum(len(g) for k, g in tally(pairs).items() if len(k) == 1) == len(pairs)
     assert "bot 0 won" in report(played)
+    data = summary(played)
+    assert data["games"] == len(played) and data["pairs"] == len(pairs)
+    kinds = [g for g in data["groups"] if len(g["group"]) == 1]
+    assert sum(g["pairs"] for g in kinds) == len(pairs)
+    assert sum(g["net"] for g in kinds) == sum(p.net for p in pairs)
 
 
 def test_a_games_equity_adds_up_to_its_result() -> None:

@@ -12,7 +12,7 @@ chances, :mod:`setback.bots.odds`; the hand that ends a game counts the game's r
 whose scores before the hand differ (later hands of games that went differently) mix the
 choice with its score; ``same score`` counts only the others.
 
-Run: ``python -m setback.benchmarks.duplicate FILE.jsonl`` on the records of
+Run: ``python -m setback.benchmarks.duplicate FILE.jsonl [--json]`` on the records of
 ``setback match A B --duplicate --out FILE.jsonl`` (heads up; bot 0 is A).
 """
 
@@ -164,22 +164,39 @@ def tally(pairs: Iterable[HandPair]) -> dict[tuple[str, ...], list[HandPair]]:
     return groups
 
 
-def report(records: list[Record]) -> str:
-    """The comparison as text: the games won, then each group of :func:`tally`."""
-    games = len(records)
-    wins = sum(r["outcome"]["winner"] == r["match"]["seating"].index(0) for r in records)
+def summary(records: list[Record]) -> dict[str, Any]:
+    """The comparison as data: the games, bot 0's wins, the pairs, and for each group of
+    :func:`tally` its pairs, bot 0's net points and equity (a fraction of a game; None at a
+    table without chances)."""
     pairs = list(hand_pairs(records))
+    groups = []
+    for key, group in sorted(tally(pairs).items()):
+        known = all(p.equity is not None for p in group)
+        groups.append({
+            "group": list(key),
+            "pairs": len(group),
+            "net": sum(p.net for p in group),
+            "equity": sum(p.equity or 0.0 for p in group) if known else None,
+        })
+    wins = sum(r["outcome"]["winner"] == r["match"]["seating"].index(0) for r in records)
+    return {"games": len(records), "bot0_wins": wins, "pairs": len(pairs), "groups": groups}
+
+
+def report(records: list[Record]) -> str:
+    """The comparison as text (:func:`summary`)."""
+    data = summary(records)
+    games, wins = data["games"], data["bot0_wins"]
     lines = [
-        f"{games} games, bot 0 won {wins} ({wins / max(games, 1):.3f}); {len(pairs)} hands played in both "
+        f"{games} games, bot 0 won {wins} ({wins / max(games, 1):.3f}); {data['pairs']} hands played in both "
         "games of their deal",
         "first difference in a pair of hands: pairs, bot 0's net points (sum, mean), equity x100 (sum, mean)",
     ]
-    for key, group in sorted(tally(pairs).items()):
-        net = sum(p.net for p in group)
-        line = f"  {' / '.join(key):48} {len(group):5} {net:+6d} {net / len(group):+6.2f}"
-        if all(p.equity is not None for p in group):
-            equity = 100 * sum(p.equity or 0.0 for p in group)
-            line += f" {equity:+8.1f} {equity / len(group):+6.2f}"
+    for group in data["groups"]:
+        n, net = group["pairs"], group["net"]
+        line = f"  {' / '.join(group['group']):48} {n:5} {net:+6d} {net / n:+6.2f}"
+        if group["equity"] is not None:
+            equity = 100 * group["equity"]
+            line += f" {equity:+8.1f} {equity / n:+6.2f}"
         lines.append(line)
     return "\n".join(lines)
 
@@ -190,10 +207,11 @@ def main(argv: list[str] | None = None) -> None:
         description="where bot 0 gains or loses on bot 1, from a heads-up duplicate match's records",
     )
     parser.add_argument("records", type=Path, help="the match's --out FILE.jsonl")
+    parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
     args = parser.parse_args(argv)
     with args.records.open() as lines:
         records = [json.loads(line) for line in lines if line.strip()]
-    print(report(records))
+    print(json.dumps(summary(records)) if args.json else report(records))
 
 
 if __name__ == "__main__":
