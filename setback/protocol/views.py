@@ -111,6 +111,84 @@ def _added(items: bytes, item: bytes) -> bytes:
     return b"%b,%b" % (items, item) if items else item
 
 
+CARD_AFTER_JSON: Final = tuple(b",%b" % card for card in CARD_JSON)
+ACTION_AFTER_JSON: Final = tuple(b",%b" % action for action in ACTION_JSON)
+"""A card's and an action's JSON after another item of an array (a comma first)."""
+
+
+def _cards_json(codes: list[int]) -> bytes:
+    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand (or a trick)
+    holds at most seven: one formatting of as many pieces, where a join costs a list and more."""
+    n = len(codes)
+    if n == 0:
+        return b""
+    first, rest = CARD_JSON[codes[0]], CARD_AFTER_JSON
+    if n == 1:
+        return first
+    if n == 2:
+        return b"%b%b" % (first, rest[codes[1]])
+    if n == 3:
+        return b"%b%b%b" % (first, rest[codes[1]], rest[codes[2]])
+    if n == 4:
+        return b"%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]])
+    if n == 5:
+        return b"%b%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]])
+    if n == 6:
+        return b"%b%b%b%b%b%b" % (
+            first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]], rest[codes[5]],
+        )
+    return b",".join([CARD_JSON[code] for code in codes])
+
+
+def _actions_json(codes: tuple[int, ...]) -> bytes:
+    """The JSON of the actions ``codes`` (an array's items, without brackets), as :func:`_cards_json`."""
+    n = len(codes)
+    if n == 0:
+        return b""
+    first, rest = ACTION_JSON[codes[0]], ACTION_AFTER_JSON
+    if n == 1:
+        return first
+    if n == 2:
+        return b"%b%b" % (first, rest[codes[1]])
+    if n == 3:
+        return b"%b%b%b" % (first, rest[codes[1]], rest[codes[2]])
+    if n == 4:
+        return b"%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]])
+    if n == 5:
+        return b"%b%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]])
+    if n == 6:
+        return b"%b%b%b%b%b%b" % (
+            first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]], rest[codes[5]],
+        )
+    return b",".join([ACTION_JSON[code] for code in codes])
+
+
+SIZE_BITS: Final = 4
+"""The bits a seat's hand size takes in a key of :data:`_SIZES_JSON` (a hand holds at most nine)."""
+SIZE_MASK: Final = (1 << SIZE_BITS) - 1
+_SIZES_JSON: Final[dict[int, bytes]] = {}
+"""The JSON of hand sizes (without brackets), by their key: each seat's size in :data:`SIZE_BITS`
+bits, seat 0 lowest, above a 1 that ends the seats (so the key also says how many there are).
+A table goes through a few dozen of them a hand, the same at every table."""
+SIZES_KEPT: Final = 4096
+"""The most hand sizes :data:`_SIZES_JSON` keeps (past it, they are made each time)."""
+
+
+def _sizes_json(key: int) -> bytes:
+    """The hand sizes ``key`` names (as :data:`_SIZES_JSON`), as the items of a JSON array."""
+    sizes = _SIZES_JSON.get(key)
+    if sizes is None:
+        digits: list[bytes] = []
+        rest = key
+        while rest > 1:
+            digits.append(SMALL_INTS[rest & SIZE_MASK])
+            rest >>= SIZE_BITS
+        sizes = b",".join(digits)
+        if len(_SIZES_JSON) < SIZES_KEPT:
+            _SIZES_JSON[key] = sizes
+    return sizes
+
+
 class WireViews:
     """Every seat's wire view of one game, kept current from the game's events.
 
@@ -127,11 +205,11 @@ class WireViews:
     """
 
     __slots__ = (
-        "_best", "_bids", "_bids_json", "_called", "_cards_json", "_clock", "_clock_json", "_hand_json", "_head",
-        "_held", "_last", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
-        "_sizes_json", "_strengths", "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump",
-        "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher", "rules",
-        "scores", "trump", "winning",
+        "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last", "_opening",
+        "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json", "_seat_heads", "_sizes_json",
+        "_sizes_key", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json", "_trump", "_variant",
+        "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher", "rules", "scores", "trump",
+        "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -168,34 +246,38 @@ class WireViews:
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
         # The decision line's pieces of JSON, each as msgspec writes it; b"": to be made again.
         self._rules_json = _encoder.encode(self.rules)
+        self._table = ""
+        self._opening = b""
+        """The table's id the last line named, and the line's opening: ``{"type":"decide","table":…,"request":``"""
         self._head = b""
         """``,"rules":…,"phase":…,"hand_number":…,"dealer":…,"to_act":``"""
+        self._seat_heads = [b""] * rules.players
+        """Each seat's line after the request: ``,"seat":S,"view":{"seat":S`` (the head) ``S,"hand":[``
+        (made again with the head)."""
         self._called = b""
-        """``,"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":[``"""
+        """``],"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":[``"""
         self._played = b""
-        """``],"tricks":…,"scores":…,"last_result":…,"legal":``"""
+        """``],"tricks":…,"scores":…,"last_result":…,"legal":[``"""
         self._bids_json = b""
         self._trick_json = b""
         self._tricks_json = b""
         """The items of the bids, the trick in play and the tricks taken, without their brackets:
         each kept as it grows."""
-        self._cards_json = b""
-        """The cards of the trick in play, as the trick taken will list them (without brackets)."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
-        self._sizes_json = b",".join([SMALL_INTS[0]] * rules.players)
-        """``hand_sizes`` without brackets: a digit a seat (a hand holds at most six cards),
-        the digit of the seat that plays changed at each card."""
+        self._sizes_key = 1 << (SIZE_BITS * rules.players)
+        """The hand sizes, as a key of :data:`_SIZES_JSON` (each seat's :data:`SIZE_BITS`)."""
+        self._sizes_json = _sizes_json(self._sizes_key)
+        """``hand_sizes`` without brackets."""
         self._hand_json = [b""] * rules.players
         """Each seat's hand; as the bids', without brackets (b"": to be made again; a seat whose
         hand is empty has it made again each time)."""
         self._outcome_json = b"null"
-        self._table = ""
-        self._table_json = b""
-        """The table's id the last line named, and its JSON."""
         self._clock: DecisionClock | None = None
-        self._clock_json = b""
-        """The clock the last line carried, and its JSON."""
+        self._tails = [b""] * (rules.players + 1)
+        """The line's end after ``legal``'s items, by the seat winning the trick (+1; 0: none):
+        ``],"outcome":…,"winning":…},"clock":…}`` and the newline, for the clock the last line
+        carried (:attr:`_clock`)."""
 
     @property
     def last_result(self) -> WireHandResult | None:
@@ -233,10 +315,14 @@ class WireViews:
             assert isinstance(event, CardPlayed)
             code: int = event.card  # as an int, it indexes the tables below natively
             seat = event.seat
-            self._held[seat].remove(code)
+            held = self._held[seat]
+            at = 0
+            while held[at] != code:  # (a native loop: ``remove`` compares the cards as objects)
+                at += 1
+            held.pop(at)
             self._hand_json[seat] = b""
-            sizes = self._sizes_json  # one digit a seat: the playing seat's changes
-            self._sizes_json = b"%b%b%b" % (sizes[:2 * seat], SMALL_INTS[len(self._held[seat])], sizes[2 * seat + 1:])
+            self._sizes_key = key = self._sizes_key - (1 << (SIZE_BITS * seat))
+            self._sizes_json = _sizes_json(key)
             plays = self._plays
             if not plays:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
@@ -244,7 +330,6 @@ class WireViews:
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
             self._trick_json = _added(self._trick_json, SEAT_CARD_JSON[seat][code])
-            self._cards_json = _added(self._cards_json, CARD_JSON[code])
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -252,14 +337,18 @@ class WireViews:
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self._taken.append(event)
+            cards: list[int] = []
+            for play in self._plays:
+                card: int = play.card
+                cards.append(card)
             taken = b'{"number":%b,"leader":%b,"cards":[%b],"winner":%b}' % (
-                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], self._cards_json,
+                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], _cards_json(cards),
                 SMALL_INTS[event.winner],
             )
             self._plays = []
             self.winning = None
             self._tricks_json = _added(self._tricks_json, taken)
-            self._trick_json = self._cards_json = b""
+            self._trick_json = b""
             self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
@@ -289,9 +378,13 @@ class WireViews:
             self._plays = []
             self._taken = []
             self._head = self._called = self._played = b""
-            self._bids_json = self._trick_json = self._cards_json = self._tricks_json = b""
+            self._bids_json = self._trick_json = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
-            self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
+            key = 1
+            for seat in range(len(self._held) - 1, -1, -1):
+                key = key << SIZE_BITS | len(self._held[seat])
+            self._sizes_key = key
+            self._sizes_json = _sizes_json(key)
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             result = event.result
@@ -310,6 +403,7 @@ class WireViews:
             self.outcome = outcome_to_wire(event.outcome)
             self._head = b""
             self._outcome_json = _encoder.encode(self.outcome)
+            self._clock = None  # (the line's end, made again)
         elif kind is DealerChosen:
             assert isinstance(event, DealerChosen)
             self.dealer = event.dealer
@@ -346,15 +440,21 @@ class WireViews:
         bytes of ``encode(Decide(table=..., view=self.view(seat, seat, legal), ...))``, made from
         the pieces kept since they last changed (tests/test_remote_bots.py compares them)."""
         if table != self._table:
-            self._table, self._table_json = table, _encoder.encode(table)
+            self._table = table
+            self._opening = b'{"type":"decide","table":%b,"request":' % _encoder.encode(table)
         head = self._head
         if not head:
             head = self._head = b',"rules":%b,"phase":%b,"hand_number":%d,"dealer":%d,"to_act":' % (
                 self._rules_json, PHASE_JSON[self.phase], self.hand_number, self.dealer,
             )
+            self._seat_heads = [b""] * len(self._seat_heads)
+        seat_head = self._seat_heads[seat]
+        if not seat_head:
+            at = SMALL_INTS[seat]
+            seat_head = self._seat_heads[seat] = b',"seat":%b,"view":{"seat":%b%b%b,"hand":[' % (at, at, head, at)
         called = self._called
         if not called:
-            called = self._called = b',"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
+            called = self._called = b'],"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
                 self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
             )
         played = self._played
@@ -364,22 +464,23 @@ class WireViews:
                 result = self._result_json = b',"scores":%b,"last_result":%b' % (
                     _encoder.encode(self.scores), self.last_result_json,
                 )
-            played = self._played = b'],"tricks":[%b]%b,"legal":' % (self._tricks_json, result)
-        sizes = self._sizes_json
+            played = self._played = b'],"tricks":[%b]%b,"legal":[' % (self._tricks_json, result)
         hand = self._hand_json[seat]
         if not hand:
-            hand = self._hand_json[seat] = b",".join([CARD_JSON[code] for code in self._held[seat]])
+            hand = self._hand_json[seat] = _cards_json(self._held[seat])
         if clock is not self._clock:
             self._clock = clock
-            self._clock_json = b'{"limit_ms":%b,"remaining_ms":%b}' % (
-                _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
+            self._tails = [b""] * len(self._tails)
+        winning = self.winning
+        ending = 0 if winning is None else winning + 1
+        tail = self._tails[ending]
+        if not tail:
+            tail = self._tails[ending] = (
+                b'],"outcome":%b,"winning":%b},"clock":{"limit_ms":%b,"remaining_ms":%b}}\n' % (
+                    self._outcome_json, _int_json(winning), _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
+                )
             )
-        at = SMALL_INTS[seat]
-        legal_json = b",".join([ACTION_JSON[code] for code in legal])
-        return (
-            b'{"type":"decide","table":%b,"request":%d,"seat":%b,"view":{"seat":%b%b%b,"hand":[%b],"hand_sizes":[%b]%b%b%b'
-            b'[%b],"outcome":%b,"winning":%b},"clock":%b}\n'
-        ) % (
-            self._table_json, request, at, at, head, at, hand, sizes, called, self._trick_json, played,
-            legal_json, self._outcome_json, _int_json(self.winning), self._clock_json,
+        return b'%b%d%b%b],"hand_sizes":[%b%b%b%b%b%b' % (
+            self._opening, request, seat_head, hand, self._sizes_json, called, self._trick_json, played,
+            _actions_json(legal), tail,
         )
