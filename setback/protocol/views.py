@@ -52,6 +52,8 @@ _CARD_TEXT: Final = CARD_TEXT
 
 SMALL_INTS: Final = tuple(str(n).encode() for n in range(256))
 """The JSON of the numbers a view holds (seats, sizes, bids, hands dealt), made once."""
+TWO_DIGITS: Final = tuple(b"%02d" % n for n in range(100))
+"""The last two digits of a number from 100 up."""
 ACTION_JSON: Final = tuple(_encoder.encode(text) for text in ACTION_TEXT)
 """Each action's text as a JSON string, by its code."""
 CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
@@ -163,29 +165,19 @@ def _actions_json(codes: tuple[int, ...]) -> bytes:
     return b",".join([ACTION_JSON[code] for code in codes])
 
 
-SIZE_BITS: Final = 4
-"""The bits a seat's hand size takes in a key of :data:`_SIZES_JSON` (a hand holds at most nine)."""
-SIZE_MASK: Final = (1 << SIZE_BITS) - 1
-_SIZES_JSON: Final[dict[int, bytes]] = {}
-"""The JSON of hand sizes (without brackets), by their key: each seat's size in :data:`SIZE_BITS`
-bits, seat 0 lowest, above a 1 that ends the seats (so the key also says how many there are).
-A table goes through a few dozen of them a hand, the same at every table."""
-SIZES_KEPT: Final = 4096
-"""The most hand sizes :data:`_SIZES_JSON` keeps (past it, they are made each time)."""
+_SIZES_JSON: Final = [b""] * ((MAX_PLAYERS + 1) * 10 << MAX_PLAYERS)
+"""The JSON of the hand sizes (an array's items) of ``players`` seats that each hold ``least`` cards,
+or one more (the seats in the mask ``above``), at ``(players * 10 + least) << MAX_PLAYERS | above``:
+as a hand is played, the seats of the trick in play hold one card fewer than the others. Each made
+the first time it is asked for (b"": not yet)."""
 
 
-def _sizes_json(key: int) -> bytes:
-    """The hand sizes ``key`` names (as :data:`_SIZES_JSON`), as the items of a JSON array."""
-    sizes = _SIZES_JSON.get(key)
-    if sizes is None:
-        digits: list[bytes] = []
-        rest = key
-        while rest > 1:
-            digits.append(SMALL_INTS[rest & SIZE_MASK])
-            rest >>= SIZE_BITS
-        sizes = b",".join(digits)
-        if len(_SIZES_JSON) < SIZES_KEPT:
-            _SIZES_JSON[key] = sizes
+def _sizes_json(players: int, least: int, above: int) -> bytes:
+    """The hand sizes of :data:`_SIZES_JSON` (``least`` at most 9, so one digit with its one more)."""
+    index = (players * 10 + least) << MAX_PLAYERS | above
+    sizes = _SIZES_JSON[index]
+    if not sizes:
+        sizes = _SIZES_JSON[index] = b",".join([SMALL_INTS[least + (above >> seat & 1)] for seat in range(players)])
     return sizes
 
 
@@ -205,11 +197,11 @@ class WireViews:
     """
 
     __slots__ = (
-        "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last", "_opening",
-        "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json", "_seat_heads", "_sizes_json",
-        "_sizes_key", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json", "_trump", "_variant",
-        "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher", "rules", "scores", "trump",
-        "winning",
+        "_above", "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last",
+        "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
+        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json",
+        "_trump", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
+        "rules", "scores", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -265,9 +257,11 @@ class WireViews:
         each kept as it grows."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
-        self._sizes_key = 1 << (SIZE_BITS * rules.players)
-        """The hand sizes, as a key of :data:`_SIZES_JSON` (each seat's :data:`SIZE_BITS`)."""
-        self._sizes_json = _sizes_json(self._sizes_key)
+        self._least = 0
+        self._above = 0
+        """The fewest cards a seat holds, and the mask of the seats that hold one more (-1: the
+        hands are not so, and the sizes are made from them at each card)."""
+        self._sizes_json = _sizes_json(rules.players, 0, 0)
         """``hand_sizes`` without brackets."""
         self._hand_json = [b""] * rules.players
         """Each seat's hand; as the bids', without brackets (b"": to be made again; a seat whose
@@ -321,8 +315,17 @@ class WireViews:
                 at += 1
             held.pop(at)
             self._hand_json[seat] = b""
-            self._sizes_key = key = self._sizes_key - (1 << (SIZE_BITS * seat))
-            self._sizes_json = _sizes_json(key)
+            above, bit, players = self._above, 1 << seat, len(self._held)
+            if above >= 0 and above & bit:  # it held one more than the fewest: now as few
+                self._above = above = above ^ bit
+                self._sizes_json = _sizes_json(players, self._least, above)
+            elif above == 0 and self._least > 0:  # all held as many: now the others hold one more
+                self._least -= 1
+                self._above = above = ((1 << players) - 1) ^ bit
+                self._sizes_json = _sizes_json(players, self._least, above)
+            else:
+                self._above = -1
+                self._sizes_json = b",".join([SMALL_INTS[len(cards)] for cards in self._held])
             plays = self._plays
             if not plays:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
@@ -380,11 +383,14 @@ class WireViews:
             self._head = self._called = self._played = b""
             self._bids_json = self._trick_json = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
-            key = 1
-            for seat in range(len(self._held) - 1, -1, -1):
-                key = key << SIZE_BITS | len(self._held[seat])
-            self._sizes_key = key
-            self._sizes_json = _sizes_json(key)
+            sizes = [len(cards) for cards in self._held]
+            least = min(sizes)
+            if max(sizes) <= least + 1:
+                self._least, self._above = least, sum([1 << seat for seat, size in enumerate(sizes) if size > least])
+                self._sizes_json = _sizes_json(len(sizes), least, self._above)
+            else:
+                self._above = -1
+                self._sizes_json = b",".join([SMALL_INTS[size] for size in sizes])
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             result = event.result
@@ -480,7 +486,13 @@ class WireViews:
                     self._outcome_json, _int_json(winning), _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
                 )
             )
-        return b'%b%d%b%b],"hand_sizes":[%b%b%b%b%b%b' % (
-            self._opening, request, seat_head, hand, self._sizes_json, called, self._trick_json, played,
+        if request < 100:  # its digits from tables: formatting an int costs a string made first
+            digits, more = SMALL_INTS[request], b""
+        elif request < 25_600:
+            digits, more = SMALL_INTS[request // 100], TWO_DIGITS[request % 100]
+        else:
+            digits, more = b"%d" % request, b""
+        return b'%b%b%b%b%b],"hand_sizes":[%b%b%b%b%b%b' % (
+            self._opening, digits, more, seat_head, hand, self._sizes_json, called, self._trick_json, played,
             _actions_json(legal), tail,
         )
