@@ -61,7 +61,8 @@ CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
 SEAT_CARD_JSON: Final = tuple(
     tuple(b'{"seat":%d,"card":%b}' % (seat, card) for card in CARD_JSON) for seat in range(MAX_PLAYERS)
 )
-"""A card in the trick (a ``SeatCard``'s JSON), by seat and card index."""
+SEAT_CARD_AFTER_JSON: Final = tuple(tuple(b",%b" % card for card in cards) for cards in SEAT_CARD_JSON)
+"""A card in the trick (a ``SeatCard``'s JSON), by seat and card index; and after another (a comma first)."""
 POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
 SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
@@ -332,7 +333,8 @@ class WireViews:
                 self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
-            self._trick_json = _added(self._trick_json, SEAT_CARD_JSON[seat][code])
+            trick = self._trick_json
+            self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if trick else SEAT_CARD_JSON[seat][code]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
