@@ -111,7 +111,7 @@ def _result_json(r: HandResult) -> bytes:
 
 def _added(items: bytes, item: bytes) -> bytes:
     """The items of a JSON array without its brackets (b"": none) with ``item`` (JSON) added at its end."""
-    return b"%b,%b" % (items, item) if items else item
+    return b"%b,%b" % (items, item) if len(items) else item
 
 
 CARD_AFTER_JSON: Final = tuple(b",%b" % card for card in CARD_JSON)
@@ -177,7 +177,7 @@ def _sizes_json(players: int, least: int, above: int) -> bytes:
     """The hand sizes of :data:`_SIZES_JSON` (``least`` at most 9, so one digit with its one more)."""
     index = (players * 10 + least) << MAX_PLAYERS | above
     sizes = _SIZES_JSON[index]
-    if not sizes:
+    if not len(sizes):
         sizes = _SIZES_JSON[index] = b",".join([SMALL_INTS[least + (above >> seat & 1)] for seat in range(players)])
     return sizes
 
@@ -334,7 +334,7 @@ class WireViews:
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
             trick = self._trick_json
-            self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if trick else SEAT_CARD_JSON[seat][code]
+            self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if len(trick) else SEAT_CARD_JSON[seat][code]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -451,30 +451,30 @@ class WireViews:
             self._table = table
             self._opening = b'{"type":"decide","table":%b,"request":' % _encoder.encode(table)
         head = self._head
-        if not head:
+        if not len(head):  # (a native read of its size: compiled, the truth of bytes is a generic call)
             head = self._head = b',"rules":%b,"phase":%b,"hand_number":%d,"dealer":%d,"to_act":' % (
                 self._rules_json, PHASE_JSON[self.phase], self.hand_number, self.dealer,
             )
             self._seat_heads = [b""] * len(self._seat_heads)
         seat_head = self._seat_heads[seat]
-        if not seat_head:
+        if not len(seat_head):
             at = SMALL_INTS[seat]
             seat_head = self._seat_heads[seat] = b',"seat":%b,"view":{"seat":%b%b%b,"hand":[' % (at, at, head, at)
         called = self._called
-        if not called:
+        if not len(called):
             called = self._called = b'],"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
                 self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
             )
         played = self._played
-        if not played:
+        if not len(played):
             result = self._result_json
-            if not result:
+            if not len(result):
                 result = self._result_json = b',"scores":%b,"last_result":%b' % (
                     _encoder.encode(self.scores), self.last_result_json,
                 )
             played = self._played = b'],"tricks":[%b]%b,"legal":[' % (self._tricks_json, result)
         hand = self._hand_json[seat]
-        if not hand:
+        if not len(hand):
             hand = self._hand_json[seat] = _cards_json(self._held[seat])
         if clock is not self._clock:
             self._clock = clock
@@ -482,7 +482,7 @@ class WireViews:
         winning = self.winning
         ending = 0 if winning is None else winning + 1
         tail = self._tails[ending]
-        if not tail:
+        if not len(tail):
             tail = self._tails[ending] = (
                 b'],"outcome":%b,"winning":%b},"clock":{"limit_ms":%b,"remaining_ms":%b}}\n' % (
                     self._outcome_json, _int_json(winning), _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
