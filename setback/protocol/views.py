@@ -65,6 +65,7 @@ SEAT_CARD_AFTER_JSON: Final = tuple(tuple(b",%b" % card for card in cards) for c
 """A card in the trick (a ``SeatCard``'s JSON), by seat and card index; and after another (a comma first)."""
 POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
 SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
+TRUMP_JSON: Final = {suit.letter: json for suit, json in SUIT_JSON.items()}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
@@ -386,10 +387,19 @@ class WireViews:
             self._bids_json = self._trick_json = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
             sizes = [len(cards) for cards in self._held]
-            least = min(sizes)
-            if max(sizes) <= least + 1:
-                self._least, self._above = least, sum([1 << seat for seat, size in enumerate(sizes) if size > least])
-                self._sizes_json = _sizes_json(len(sizes), least, self._above)
+            least = most = sizes[0]
+            for size in sizes:  # (native loops: ``min``, ``max`` and ``sum`` are looked up and called as Python's)
+                if size < least:
+                    least = size
+                elif size > most:
+                    most = size
+            if most <= least + 1:
+                above = 0
+                for seat in range(len(sizes)):
+                    if sizes[seat] > least:
+                        above |= 1 << seat
+                self._least, self._above = least, above
+                self._sizes_json = _sizes_json(len(sizes), least, above)
             else:
                 self._above = -1
                 self._sizes_json = b",".join([SMALL_INTS[size] for size in sizes])
@@ -463,7 +473,8 @@ class WireViews:
         called = self._called
         if not len(called):
             called = self._called = b'],"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
-                self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
+                self._bids_json, _int_json(self.pitcher), _int_json(self.bid),
+                b"null" if self.trump is None else TRUMP_JSON[self.trump],
             )
         played = self._played
         if not len(played):

@@ -19,7 +19,7 @@ import structlog
 
 from setback.engine import Action, Game, HandScored, parse_action
 from setback.protocol import Code
-from setback.protocol.convert import ACTION_TEXT, rules_to_wire
+from setback.protocol.convert import rules_to_wire
 from setback.protocol.messages import SEED_LIMIT, GameStarted, RequestId, Snapshot, TimedOutEvent, TurnEvent
 from setback.protocol.views import WireViews
 from setback.server.audience import RECALLED_RESULTS, Audience
@@ -133,7 +133,7 @@ class Play:
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self.journal.add(seat, ACTION_TEXT[action.code], by)
+        self.journal.add_code(seat, action.code, by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()
