@@ -133,7 +133,7 @@ _MOST_DIGITS: Final = 15
 
 
 def quick_act(line: bytes, end: int) -> tuple[int, Action] | None:
-    """The request and action of an ``act`` that ``line[:end]`` holds written exactly as bots
+    """The request and action (read) of an ``act`` that ``line[:end]`` holds written exactly as bots
     write it: ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and TEXT
     an action as the server writes it (``legal``'s; no newline in any). Read without the decoder,
     it is what :func:`decode_client` would read of ``line[:end]`` (an :class:`Act` with no

@@ -304,7 +304,7 @@ class Connection(asyncio.Protocol):
             else:
                 self._dropped_line(line, request_id)
         except Exception:
-            self._failed(Act(id=request_id, request=request, action=action if isinstance(action, str) else str(action)))
+            self._failed(Act(id=request_id, request=request, action=str(action)))
 
     def _unreadable(self, error: ProtocolError) -> None:
         """Answer a line that is no message (before a hello, one of an unknown type: say hello)."""
