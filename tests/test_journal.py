@@ -37,6 +37,17 @@ def test_the_row_is_msgspecs_json_of_the_actions_byte_for_byte() -> None:
         assert turn.take() is None  # taken: nothing is kept
 
 
+def test_an_action_added_by_its_code_is_as_added_by_its_text() -> None:
+    """The server journals its actions by code: the same row as by their texts."""
+    by_text, by_code = TurnActions(), TurnActions()
+    texts, codes = by_text.game(3), by_code.game(3)
+    for code, text in enumerate(ACTION_TEXT):
+        for seat, by in ((code % 7, BY_PLAYER), (2, BY_CLOCK), (20, BY_STAND_IN), (1, 17)):
+            texts.add(seat, text, by)
+            codes.add_code(seat, code, by)
+    assert by_code.take() == by_text.take()
+
+
 def test_actions_added_by_game_number_are_counted_with_the_games_own() -> None:
     """A tool's actions, by game number, beside a game's own journal in the same turn: each game counted once."""
     turn = TurnActions()

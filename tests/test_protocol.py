@@ -12,7 +12,7 @@ from deals import cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Variant, parse_action
+from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Variant, action_of, parse_action
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
 from setback.protocol.codec import quick_act
 from setback.protocol.convert import (
@@ -173,7 +173,9 @@ def test_an_act_as_bots_write_it_is_read_without_the_decoder_as_the_decoder_read
 ) -> None:
     """The server's hot path reads an ``act`` in its plain form itself: the same request and action."""
     line = ACT_LINE % (request_text, action)
-    assert quick_act(line, len(line)) == quick_act(line + b"\n", len(line)) == (int(request_text), action.decode())
+    quick = quick_act(line, len(line))
+    assert quick is not None and quick == quick_act(line + b"\n", len(line))
+    assert quick == (int(request_text), parse_action(action.decode()))
     assert decode_client(line) == Act(request=int(request_text), action=action.decode())
 
 
@@ -193,6 +195,18 @@ def test_any_other_act_is_left_to_the_decoder(line: bytes) -> None:
     assert quick_act(line, len(line)) is None
 
 
+def test_every_action_as_the_server_writes_it_is_read_without_the_decoder() -> None:
+    """Each of the actions' texts (``legal``'s) is found by its bytes; one byte changed, it is not."""
+    for code, text in enumerate(ACTION_TEXT):
+        line = ACT_LINE % (b"3", text.encode())
+        assert quick_act(line, len(line)) == (3, action_of(code))
+        for at in range(len(text)):
+            changed = text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
+            if changed not in ACTION_TEXT:
+                wrong = ACT_LINE % (b"3", changed.encode())
+                assert quick_act(wrong, len(wrong)) is None
+
+
 def test_every_action_is_written_as_its_own_json_string() -> None:
     """What lets an act's action be read as its bytes: no action's text needs escaping in JSON."""
     assert all(msgspec.json.encode(text) == b'"%b"' % text.encode() for text in ACTION_TEXT)
@@ -206,7 +220,7 @@ def test_whatever_is_read_without_the_decoder_the_decoder_reads_the_same(head: b
     line = b'{"type":"act","request":' + head + b',"action":"' + tail
     quick = quick_act(line, len(line))
     if quick is not None:
-        assert decode_client(line) == Act(request=quick[0], action=quick[1])
+        assert decode_client(line) == Act(request=quick[0], action=str(quick[1]))
 
 
 TODAYS_RULES_KEYS = {"players", "teams", "target", "forced_dealer_bid", "smudge", "no_junk", "hand_limit"}

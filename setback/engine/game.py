@@ -189,6 +189,13 @@ class Game:
         :class:`IllegalActionError` (naming the phase and the action) and changes
         nothing when the action may not be taken now.
         """
+        start = len(self._log)
+        self.carry_out(action, seat)
+        return self._log[start:]
+
+    def carry_out(self, action: Action, seat: int | None = None) -> None:
+        """:meth:`apply`, without making the list of its events (a server reads them with
+        :meth:`events_since`, with those of the actions it chose)."""
         state = self._state
         if state.phase is Phase.GAME_OVER:
             raise NotYourTurnError(f"the game is over; {action} is not taken")
@@ -200,10 +207,8 @@ class Game:
                 f"{action} is not legal for seat {state.to_act} in phase {state.phase.value}; "
                 f"legal: {', '.join(str(a) for a in self.legal_actions())}"
             )
-        start = len(self._log)
         state.apply_action(code)
         self._actions.append(action)
-        return self._log[start:]
 
     def events_since(self, index: int) -> list[Event]:
         """The events from ``index`` on (cheaper than slicing :attr:`events`)."""

@@ -73,9 +73,16 @@ _GAME: Final = Point.GAME
 _PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
-_PLAYED: Final = tuple({code: CardPlayed(seat, card) for code, card in CARD_AT.items()} for seat in range(MAX_PLAYERS))
-_LAID: Final = tuple({code: Draw(seat, card) for code, card in CARD_AT.items()} for seat in range(MAX_PLAYERS))
-"""The events of the hot loop, made once: events are immutable, so a play's event is shared."""
+_PLAYED: Final = tuple(
+    tuple([CardPlayed(seat, CARD_AT[code]) if code in CARD_AT else None for code in range(max(CARD_AT) + 1)])
+    for seat in range(MAX_PLAYERS)
+)
+_LAID: Final = tuple(
+    tuple([Draw(seat, CARD_AT[code]) if code in CARD_AT else None for code in range(max(CARD_AT) + 1)])
+    for seat in range(MAX_PLAYERS)
+)
+"""The events of the hot loop, made once: events are immutable, so a play's event is shared. By
+seat, then by card code (None: no card), read natively where a dictionary would box the code."""
 
 BidTable = tuple[tuple[int, ...], ...]
 """The legal bidding codes, indexed by the highest bid so far (0: none yet)."""
@@ -409,7 +416,9 @@ class GameState:
             self.winner = self.leader = seat
         trick.append(code)
         if self.log is not None:
-            self.log.append(_PLAYED[seat][code])
+            played = _PLAYED[seat][code]
+            assert played is not None
+            self.log.append(played)
         if len(trick) == self.players:
             self._take_trick()
         else:
@@ -433,8 +442,12 @@ class GameState:
         if self.log is not None:
             leader = self.leader
             players = self.players
-            plays = tuple(_LAID[(leader + i) % players][c] for i, c in enumerate(self.trick))
-            self.log.append(TrickWon(self.tricks_done, winner, plays))
+            laid: list[Draw] = []
+            for i, c in enumerate(self.trick):
+                draw = _LAID[(leader + i) % players][c]
+                assert draw is not None
+                laid.append(draw)
+            self.log.append(TrickWon(self.tricks_done, winner, tuple(laid)))
         self.trick = []
         if self.tricks_done == HAND_SIZE:
             self._score_hand()

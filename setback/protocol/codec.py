@@ -11,6 +11,7 @@ from typing import Final
 
 import msgspec
 
+from setback.engine import ACTIONS, Action
 from setback.protocol.convert import ACTION_TEXT
 from setback.protocol.errors import Code
 from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
@@ -98,15 +99,41 @@ def decode_client(line: bytes) -> ClientMessage:
 
 _ACT_HEAD: Final = b'{"type":"act","request":'
 _ACTION_KEY: Final = b',"action":"'
-_ACTIONS: Final = {text.encode(): text for text in ACTION_TEXT}
-"""Each action's text as the server writes it (in ``legal``), by its bytes: all printable ASCII
+_ACTION_BYTES: Final = tuple(text.encode() for text in ACTION_TEXT)
+"""Each action's text as the server writes it (in ``legal``), by its code: all printable ASCII
 with no quote or backslash, so each is its own JSON string's content."""
+
+
+def _action_key(line: bytes, end: int, length: int) -> int:
+    """What tells the action texts apart: the length of the text that ends at ``end`` in ``line``
+    and its last two bytes (at least two)."""
+    return length << 16 | line[end - 1] << 8 | line[end - 2]
+
+
+def _slots(keys: list[int]) -> tuple[int, ...]:
+    """The fewest slots in which each of ``keys`` (all different) has one of its own at ``key %
+    len(slots)``: its index in ``keys`` there, -1 in the others."""
+    assert len(set(keys)) == len(keys), "the keys tell the action texts apart"
+    size = len(keys)
+    while len({key % size for key in keys}) < len(keys):
+        size += 1
+    slots = [-1] * size
+    for index, key in enumerate(keys):
+        slots[key % size] = index
+    return tuple(slots)
+
+
+_ACTION_SLOTS: Final = _slots([_action_key(text, len(text), len(text)) for text in _ACTION_BYTES])
+"""The code of the action text whose :func:`_action_key` is ``key``, at ``key % len(_ACTION_SLOTS)``
+(-1: none), so that an act's action is found by a few of its bytes and then compared, where a
+dictionary would hash the copy first."""
+_SLOT_COUNT: Final = len(_ACTION_SLOTS)
 _MOST_DIGITS: Final = 15
 """The longest request number read without the decoder (any longer: the decoder reads it)."""
 
 
-def quick_act(line: bytes, end: int) -> tuple[int, str] | None:
-    """The request and action of an ``act`` that ``line[:end]`` holds written exactly as bots
+def quick_act(line: bytes, end: int) -> tuple[int, Action] | None:
+    """The request and action (read) of an ``act`` that ``line[:end]`` holds written exactly as bots
     write it: ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and TEXT
     an action as the server writes it (``legal``'s; no newline in any). Read without the decoder,
     it is what :func:`decode_client` would read of ``line[:end]`` (an :class:`Act` with no
@@ -125,8 +152,15 @@ def quick_act(line: bytes, end: int) -> tuple[int, str] | None:
     text = at + len(_ACTION_KEY)
     if line[at:text] != _ACTION_KEY or end - text < 2 or line[end - 2] != 34 or line[end - 1] != 125:  # "}
         return None
-    action = _ACTIONS.get(line[text:end - 2])
-    return None if action is None else (request, action)
+    length = end - 2 - text
+    if length < 2:
+        return None
+    code = _ACTION_SLOTS[_action_key(line, end - 2, length) % _SLOT_COUNT]
+    if code < 0:
+        return None
+    if line[text:end - 2] != _ACTION_BYTES[code]:  # (a copy and a compare: a loop over the bytes costs more)
+        return None
+    return request, ACTIONS[code]
 
 
 def decode_server(line: bytes) -> ServerMessage:

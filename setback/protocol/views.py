@@ -52,6 +52,8 @@ _CARD_TEXT: Final = CARD_TEXT
 
 SMALL_INTS: Final = tuple(str(n).encode() for n in range(256))
 """The JSON of the numbers a view holds (seats, sizes, bids, hands dealt), made once."""
+TWO_DIGITS: Final = tuple(b"%02d" % n for n in range(100))
+"""The last two digits of a number from 100 up."""
 ACTION_JSON: Final = tuple(_encoder.encode(text) for text in ACTION_TEXT)
 """Each action's text as a JSON string, by its code."""
 CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
@@ -59,9 +61,11 @@ CARD_JSON: Final = tuple(_encoder.encode(text) for text in CARD_TEXT)
 SEAT_CARD_JSON: Final = tuple(
     tuple(b'{"seat":%d,"card":%b}' % (seat, card) for card in CARD_JSON) for seat in range(MAX_PLAYERS)
 )
-"""A card in the trick (a ``SeatCard``'s JSON), by seat and card index."""
+SEAT_CARD_AFTER_JSON: Final = tuple(tuple(b",%b" % card for card in cards) for cards in SEAT_CARD_JSON)
+"""A card in the trick (a ``SeatCard``'s JSON), by seat and card index; and after another (a comma first)."""
 POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
 SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
+TRUMP_JSON: Final = {suit.letter: json for suit, json in SUIT_JSON.items()}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
@@ -108,7 +112,75 @@ def _result_json(r: HandResult) -> bytes:
 
 def _added(items: bytes, item: bytes) -> bytes:
     """The items of a JSON array without its brackets (b"": none) with ``item`` (JSON) added at its end."""
-    return b"%b,%b" % (items, item) if items else item
+    return b"%b,%b" % (items, item) if len(items) else item
+
+
+CARD_AFTER_JSON: Final = tuple(b",%b" % card for card in CARD_JSON)
+ACTION_AFTER_JSON: Final = tuple(b",%b" % action for action in ACTION_JSON)
+"""A card's and an action's JSON after another item of an array (a comma first)."""
+
+
+def _cards_json(codes: list[int]) -> bytes:
+    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand (or a trick)
+    holds at most seven: one formatting of as many pieces, where a join costs a list and more."""
+    n = len(codes)
+    if n == 0:
+        return b""
+    first, rest = CARD_JSON[codes[0]], CARD_AFTER_JSON
+    if n == 1:
+        return first
+    if n == 2:
+        return b"%b%b" % (first, rest[codes[1]])
+    if n == 3:
+        return b"%b%b%b" % (first, rest[codes[1]], rest[codes[2]])
+    if n == 4:
+        return b"%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]])
+    if n == 5:
+        return b"%b%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]])
+    if n == 6:
+        return b"%b%b%b%b%b%b" % (
+            first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]], rest[codes[5]],
+        )
+    return b",".join([CARD_JSON[code] for code in codes])
+
+
+def _actions_json(codes: tuple[int, ...]) -> bytes:
+    """The JSON of the actions ``codes`` (an array's items, without brackets), as :func:`_cards_json`."""
+    n = len(codes)
+    if n == 0:
+        return b""
+    first, rest = ACTION_JSON[codes[0]], ACTION_AFTER_JSON
+    if n == 1:
+        return first
+    if n == 2:
+        return b"%b%b" % (first, rest[codes[1]])
+    if n == 3:
+        return b"%b%b%b" % (first, rest[codes[1]], rest[codes[2]])
+    if n == 4:
+        return b"%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]])
+    if n == 5:
+        return b"%b%b%b%b%b" % (first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]])
+    if n == 6:
+        return b"%b%b%b%b%b%b" % (
+            first, rest[codes[1]], rest[codes[2]], rest[codes[3]], rest[codes[4]], rest[codes[5]],
+        )
+    return b",".join([ACTION_JSON[code] for code in codes])
+
+
+_SIZES_JSON: Final = [b""] * ((MAX_PLAYERS + 1) * 10 << MAX_PLAYERS)
+"""The JSON of the hand sizes (an array's items) of ``players`` seats that each hold ``least`` cards,
+or one more (the seats in the mask ``above``), at ``(players * 10 + least) << MAX_PLAYERS | above``:
+as a hand is played, the seats of the trick in play hold one card fewer than the others. Each made
+the first time it is asked for (b"": not yet)."""
+
+
+def _sizes_json(players: int, least: int, above: int) -> bytes:
+    """The hand sizes of :data:`_SIZES_JSON` (``least`` at most 9, so one digit with its one more)."""
+    index = (players * 10 + least) << MAX_PLAYERS | above
+    sizes = _SIZES_JSON[index]
+    if not len(sizes):
+        sizes = _SIZES_JSON[index] = b",".join([SMALL_INTS[least + (above >> seat & 1)] for seat in range(players)])
+    return sizes
 
 
 class WireViews:
@@ -127,11 +199,11 @@ class WireViews:
     """
 
     __slots__ = (
-        "_best", "_bids", "_bids_json", "_called", "_cards_json", "_clock", "_clock_json", "_hand_json", "_head",
-        "_held", "_last", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
-        "_sizes_json", "_strengths", "_table", "_table_json", "_taken", "_trick_json", "_tricks_json", "_trump",
-        "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher", "rules",
-        "scores", "trump", "winning",
+        "_above", "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last",
+        "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
+        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json",
+        "_trump", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
+        "rules", "scores", "trump", "winning",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -168,34 +240,40 @@ class WireViews:
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
         # The decision line's pieces of JSON, each as msgspec writes it; b"": to be made again.
         self._rules_json = _encoder.encode(self.rules)
+        self._table = ""
+        self._opening = b""
+        """The table's id the last line named, and the line's opening: ``{"type":"decide","table":…,"request":``"""
         self._head = b""
         """``,"rules":…,"phase":…,"hand_number":…,"dealer":…,"to_act":``"""
+        self._seat_heads = [b""] * rules.players
+        """Each seat's line after the request: ``,"seat":S,"view":{"seat":S`` (the head) ``S,"hand":[``
+        (made again with the head)."""
         self._called = b""
-        """``,"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":[``"""
+        """``],"bids":…,"pitcher":…,"bid":…,"trump":…,"trick":[``"""
         self._played = b""
-        """``],"tricks":…,"scores":…,"last_result":…,"legal":``"""
+        """``],"tricks":…,"scores":…,"last_result":…,"legal":[``"""
         self._bids_json = b""
         self._trick_json = b""
         self._tricks_json = b""
         """The items of the bids, the trick in play and the tricks taken, without their brackets:
         each kept as it grows."""
-        self._cards_json = b""
-        """The cards of the trick in play, as the trick taken will list them (without brackets)."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
-        self._sizes_json = b",".join([SMALL_INTS[0]] * rules.players)
-        """``hand_sizes`` without brackets: a digit a seat (a hand holds at most six cards),
-        the digit of the seat that plays changed at each card."""
+        self._least = 0
+        self._above = 0
+        """The fewest cards a seat holds, and the mask of the seats that hold one more (-1: the
+        hands are not so, and the sizes are made from them at each card)."""
+        self._sizes_json = _sizes_json(rules.players, 0, 0)
+        """``hand_sizes`` without brackets."""
         self._hand_json = [b""] * rules.players
         """Each seat's hand; as the bids', without brackets (b"": to be made again; a seat whose
         hand is empty has it made again each time)."""
         self._outcome_json = b"null"
-        self._table = ""
-        self._table_json = b""
-        """The table's id the last line named, and its JSON."""
         self._clock: DecisionClock | None = None
-        self._clock_json = b""
-        """The clock the last line carried, and its JSON."""
+        self._tails = [b""] * (rules.players + 1)
+        """The line's end after ``legal``'s items, by the seat winning the trick (+1; 0: none):
+        ``],"outcome":…,"winning":…},"clock":…}`` and the newline, for the clock the last line
+        carried (:attr:`_clock`)."""
 
     @property
     def last_result(self) -> WireHandResult | None:
@@ -233,18 +311,31 @@ class WireViews:
             assert isinstance(event, CardPlayed)
             code: int = event.card  # as an int, it indexes the tables below natively
             seat = event.seat
-            self._held[seat].remove(code)
+            held = self._held[seat]
+            at = 0
+            while held[at] != code:  # (a native loop: ``remove`` compares the cards as objects)
+                at += 1
+            held.pop(at)
             self._hand_json[seat] = b""
-            sizes = self._sizes_json  # one digit a seat: the playing seat's changes
-            self._sizes_json = b"%b%b%b" % (sizes[:2 * seat], SMALL_INTS[len(self._held[seat])], sizes[2 * seat + 1:])
+            above, bit, players = self._above, 1 << seat, len(self._held)
+            if above >= 0 and above & bit:  # it held one more than the fewest: now as few
+                self._above = above = above ^ bit
+                self._sizes_json = _sizes_json(players, self._least, above)
+            elif above == 0 and self._least > 0:  # all held as many: now the others hold one more
+                self._least -= 1
+                self._above = above = ((1 << players) - 1) ^ bit
+                self._sizes_json = _sizes_json(players, self._least, above)
+            else:
+                self._above = -1
+                self._sizes_json = b",".join([SMALL_INTS[len(cards)] for cards in self._held])
             plays = self._plays
             if not plays:  # it leads: how strongly each card plays follows from it
                 assert self._trump is not None  # the first card of the hand names it
                 self._strengths = trick_strengths(code, self._trump, self._variant)
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
-            self._trick_json = _added(self._trick_json, SEAT_CARD_JSON[seat][code])
-            self._cards_json = _added(self._cards_json, CARD_JSON[code])
+            trick = self._trick_json
+            self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if len(trick) else SEAT_CARD_JSON[seat][code]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -252,14 +343,18 @@ class WireViews:
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self._taken.append(event)
+            cards: list[int] = []
+            for play in self._plays:
+                card: int = play.card
+                cards.append(card)
             taken = b'{"number":%b,"leader":%b,"cards":[%b],"winner":%b}' % (
-                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], self._cards_json,
+                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], _cards_json(cards),
                 SMALL_INTS[event.winner],
             )
             self._plays = []
             self.winning = None
             self._tricks_json = _added(self._tricks_json, taken)
-            self._trick_json = self._cards_json = b""
+            self._trick_json = b""
             self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
@@ -289,9 +384,25 @@ class WireViews:
             self._plays = []
             self._taken = []
             self._head = self._called = self._played = b""
-            self._bids_json = self._trick_json = self._cards_json = self._tricks_json = b""
+            self._bids_json = self._trick_json = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
-            self._sizes_json = b",".join([SMALL_INTS[len(held)] for held in self._held])
+            sizes = [len(cards) for cards in self._held]
+            least = most = sizes[0]
+            for size in sizes:  # (native loops: ``min``, ``max`` and ``sum`` are looked up and called as Python's)
+                if size < least:
+                    least = size
+                elif size > most:
+                    most = size
+            if most <= least + 1:
+                above = 0
+                for seat in range(len(sizes)):
+                    if sizes[seat] > least:
+                        above |= 1 << seat
+                self._least, self._above = least, above
+                self._sizes_json = _sizes_json(len(sizes), least, above)
+            else:
+                self._above = -1
+                self._sizes_json = b",".join([SMALL_INTS[size] for size in sizes])
         elif kind is HandScored:
             assert isinstance(event, HandScored)
             result = event.result
@@ -310,6 +421,7 @@ class WireViews:
             self.outcome = outcome_to_wire(event.outcome)
             self._head = b""
             self._outcome_json = _encoder.encode(self.outcome)
+            self._clock = None  # (the line's end, made again)
         elif kind is DealerChosen:
             assert isinstance(event, DealerChosen)
             self.dealer = event.dealer
@@ -346,40 +458,54 @@ class WireViews:
         bytes of ``encode(Decide(table=..., view=self.view(seat, seat, legal), ...))``, made from
         the pieces kept since they last changed (tests/test_remote_bots.py compares them)."""
         if table != self._table:
-            self._table, self._table_json = table, _encoder.encode(table)
+            self._table = table
+            self._opening = b'{"type":"decide","table":%b,"request":' % _encoder.encode(table)
         head = self._head
-        if not head:
+        if not len(head):  # (a native read of its size: compiled, the truth of bytes is a generic call)
             head = self._head = b',"rules":%b,"phase":%b,"hand_number":%d,"dealer":%d,"to_act":' % (
                 self._rules_json, PHASE_JSON[self.phase], self.hand_number, self.dealer,
             )
+            self._seat_heads = [b""] * len(self._seat_heads)
+        seat_head = self._seat_heads[seat]
+        if not len(seat_head):
+            at = SMALL_INTS[seat]
+            seat_head = self._seat_heads[seat] = b',"seat":%b,"view":{"seat":%b%b%b,"hand":[' % (at, at, head, at)
         called = self._called
-        if not called:
-            called = self._called = b',"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
-                self._bids_json, _int_json(self.pitcher), _int_json(self.bid), _encoder.encode(self.trump),
+        if not len(called):
+            called = self._called = b'],"bids":[%b],"pitcher":%b,"bid":%b,"trump":%b,"trick":[' % (
+                self._bids_json, _int_json(self.pitcher), _int_json(self.bid),
+                b"null" if self.trump is None else TRUMP_JSON[self.trump],
             )
         played = self._played
-        if not played:
+        if not len(played):
             result = self._result_json
-            if not result:
+            if not len(result):
                 result = self._result_json = b',"scores":%b,"last_result":%b' % (
                     _encoder.encode(self.scores), self.last_result_json,
                 )
-            played = self._played = b'],"tricks":[%b]%b,"legal":' % (self._tricks_json, result)
-        sizes = self._sizes_json
+            played = self._played = b'],"tricks":[%b]%b,"legal":[' % (self._tricks_json, result)
         hand = self._hand_json[seat]
-        if not hand:
-            hand = self._hand_json[seat] = b",".join([CARD_JSON[code] for code in self._held[seat]])
+        if not len(hand):
+            hand = self._hand_json[seat] = _cards_json(self._held[seat])
         if clock is not self._clock:
             self._clock = clock
-            self._clock_json = b'{"limit_ms":%b,"remaining_ms":%b}' % (
-                _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
+            self._tails = [b""] * len(self._tails)
+        winning = self.winning
+        ending = 0 if winning is None else winning + 1
+        tail = self._tails[ending]
+        if not len(tail):
+            tail = self._tails[ending] = (
+                b'],"outcome":%b,"winning":%b},"clock":{"limit_ms":%b,"remaining_ms":%b}}\n' % (
+                    self._outcome_json, _int_json(winning), _int_json(clock.limit_ms), _int_json(clock.remaining_ms),
+                )
             )
-        at = SMALL_INTS[seat]
-        legal_json = b",".join([ACTION_JSON[code] for code in legal])
-        return (
-            b'{"type":"decide","table":%b,"request":%d,"seat":%b,"view":{"seat":%b%b%b,"hand":[%b],"hand_sizes":[%b]%b%b%b'
-            b'[%b],"outcome":%b,"winning":%b},"clock":%b}\n'
-        ) % (
-            self._table_json, request, at, at, head, at, hand, sizes, called, self._trick_json, played,
-            legal_json, self._outcome_json, _int_json(self.winning), self._clock_json,
+        if request < 100:  # its digits from tables: formatting an int costs a string made first
+            digits, more = SMALL_INTS[request], b""
+        elif request < 25_600:
+            digits, more = SMALL_INTS[request // 100], TWO_DIGITS[request % 100]
+        else:
+            digits, more = b"%d" % request, b""
+        return b'%b%b%b%b%b],"hand_sizes":[%b%b%b%b%b%b' % (
+            self._opening, digits, more, seat_head, hand, self._sizes_json, called, self._trick_json, played,
+            _actions_json(legal), tail,
         )

@@ -17,6 +17,7 @@ from typing import Final, Literal, cast
 
 import structlog
 
+from setback.engine import Action
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
 from setback.protocol.codec import quick_act
 from setback.protocol.messages import (
@@ -292,8 +293,9 @@ class Connection(asyncio.Protocol):
         except Exception:
             self._failed(message)
 
-    def _act(self, line: bytes, request: int, action: str, request_id: RequestId) -> None:
-        """An ``act`` (its ``id`` ``request_id``), which costs nothing of the rate limit unless refused."""
+    def _act(self, line: bytes, request: int, action: Action | str, request_id: RequestId) -> None:
+        """An ``act`` (its ``id`` ``request_id``; its action read, or as sent), which costs nothing of
+        the rate limit unless refused."""
         try:
             self.lobby.act(self, request, action)
         except RefusedError as refusal:  # refused: it pays after all, and past the limit gets no answer
@@ -302,7 +304,7 @@ class Connection(asyncio.Protocol):
             else:
                 self._dropped_line(line, request_id)
         except Exception:
-            self._failed(Act(id=request_id, request=request, action=action))
+            self._failed(Act(id=request_id, request=request, action=str(action)))
 
     def _unreadable(self, error: ProtocolError) -> None:
         """Answer a line that is no message (before a hello, one of an unknown type: say hello)."""

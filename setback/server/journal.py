@@ -12,6 +12,8 @@ from typing import Final
 
 import msgspec
 
+from setback.protocol.convert import ACTION_TEXT
+
 _encoder: Final = msgspec.json.Encoder()
 
 _ENDINGS: Final[dict[str, list[bytes | None]]] = {}
@@ -38,6 +40,24 @@ def _ending(seat: int, action: str, by: int) -> bytes:
     return ending
 
 
+_BY_CODE: Final[list[list[bytes | None] | None]] = [None] * len(ACTION_TEXT)
+"""The endings of :data:`_ENDINGS` for the server's own actions, by the action's code (a list read
+natively, where the dictionary hashes the text)."""
+
+
+def _code_ending(seat: int, code: int, by: int) -> bytes:
+    """:func:`_ending` of the action whose code is ``code`` (``ACTION_TEXT``'s)."""
+    if not (0 <= seat < _SMALL and 0 <= by < _SMALL):
+        return _ending(seat, ACTION_TEXT[code], by)
+    endings = _BY_CODE[code]
+    if endings is None:
+        endings = _BY_CODE[code] = [None] * (_SMALL * _SMALL)
+    ending = endings[seat * _SMALL + by]
+    if ending is None:
+        ending = endings[seat * _SMALL + by] = _ending(seat, ACTION_TEXT[code], by)
+    return ending
+
+
 _COUNTS: Final = [b"%d," % n for n in range(64)]
 """``N,``: a game's count of actions in the turn."""
 
@@ -61,6 +81,13 @@ class GameActions:
 
     def add(self, seat: int, action: str, by: int) -> None:
         """The game's next action (``by``: who chose it)."""
+        self._append(_ending(seat, action, by))
+
+    def add_code(self, seat: int, code: int, by: int) -> None:
+        """:meth:`add` of the action whose code is ``code`` (the server's hot path)."""
+        self._append(_code_ending(seat, code, by))
+
+    def _append(self, ending: bytes) -> None:
         turn = self.turn
         pieces = turn.pieces
         if self.count == 0:
@@ -71,7 +98,7 @@ class GameActions:
             turn.games.append(self)
         self.count += 1
         pieces.append(self.next_opening if pieces else self.opening)
-        pieces.append(_ending(seat, action, by))
+        pieces.append(ending)
 
 
 class TurnActions:

@@ -16,7 +16,7 @@ import msgspec
 import structlog
 
 from setback.bots.levels import seatable
-from setback.engine import Game, RefusedCombination, Rules, Variant
+from setback.engine import Action, Game, RefusedCombination, Rules, Variant
 from setback.protocol import MAJOR, PROTOCOL_VERSION, Code, encode
 from setback.protocol.convert import rules_from_wire, rules_to_wire
 from setback.protocol.messages import (
@@ -231,9 +231,9 @@ class Lobby:
             return True
         return False
 
-    def act(self, peer: Peer, request: int, action: str) -> None:
-        """A seat's answer (an ``act``) to its decision ``request``, carried out; :class:`RefusedError`
-        (not sent) if refused."""
+    def act(self, peer: Peer, request: int, action: Action | str) -> None:
+        """A seat's answer (an ``act``) to its decision ``request`` (the action read, or its text),
+        carried out; :class:`RefusedError` (not sent) if refused."""
         self._table_of(peer).act(peer, request, action)
 
     def asks_ready(self, peer: Peer) -> bool:

@@ -19,7 +19,7 @@ import structlog
 
 from setback.engine import Action, Game, HandScored, parse_action
 from setback.protocol import Code
-from setback.protocol.convert import ACTION_TEXT, rules_to_wire
+from setback.protocol.convert import rules_to_wire
 from setback.protocol.messages import SEED_LIMIT, GameStarted, RequestId, Snapshot, TimedOutEvent, TurnEvent
 from setback.protocol.views import WireViews
 from setback.server.audience import RECALLED_RESULTS, Audience
@@ -110,16 +110,16 @@ class Play:
 
     # -- a seat's answer, and what the server chooses ------------------------------------------
 
-    def act(self, pending: Pending, request: int, text: str) -> None:
-        """The answer to ``request`` of the seat whose decision ``pending`` is: checked, applied,
-        or refused with the request standing."""
+    def act(self, pending: Pending, request: int, answer: Action | str) -> None:
+        """The answer to ``request`` of the seat whose decision ``pending`` is (the action, or its
+        text as sent): checked, applied, or refused with the request standing."""
         if request != pending.request:
             stale = f"request {request} is not pending; answer request {pending.request}"
             raise RefusedError(Code.STALE_REQUEST, stale, request=pending.request)
         index = pending.seat
         try:
-            action = parse_action(text)
-            self.game.apply(action, index)
+            action = parse_action(answer) if isinstance(answer, str) else answer
+            self.game.carry_out(action, index)
         except ValueError as exc:  # unreadable, or IllegalActionError: nothing changed
             raise RefusedError(Code.ILLEGAL_ACTION, str(exc), request=pending.request) from None
         self.seats[index].timeouts = 0
@@ -127,13 +127,13 @@ class Play:
 
     def _apply(self, action: Action, seat: int, by: int) -> None:
         """Apply an action the server chose (timeout policy, a bot): it must be legal."""
-        self.game.apply(action, seat)
+        self.game.carry_out(action, seat)
         self._applied(action, seat, by)
 
     def _applied(self, action: Action, seat: int, by: int) -> None:
         """Record the action and who chose it (before anyone hears of it), then move the game on."""
         self.stop()
-        self.journal.add(seat, ACTION_TEXT[action.code], by)
+        self.journal.add_code(seat, action.code, by)
         if by == _BY_STAND_IN:
             self.stood_in.add(seat)
         self.advance()

@@ -15,7 +15,7 @@ from typing import Literal
 
 import structlog
 
-from setback.engine import Game, plain
+from setback.engine import Action, Game, plain
 from setback.protocol import Code
 from setback.protocol.convert import outcome_to_wire, rules_to_wire
 from setback.protocol.messages import Error, GameOver, RequestId, TableInfo
@@ -215,15 +215,16 @@ class Table:
         self.damage = reason
         self.games_played = games_played
 
-    def act(self, peer: Peer, request: int, text: str) -> None:
-        """A seat's answer to its decision request: checked, applied, or refused with the request standing."""
+    def act(self, peer: Peer, request: int, action: Action | str) -> None:
+        """A seat's answer to its decision request (the action read, or its text): checked, applied,
+        or refused with the request standing."""
         play = self.play
         pending = None if play is None else play.pending
         if play is None or pending is None or self.seats[pending.seat].peer is not peer:
             if self.book.seat_of(peer) is None:
                 raise RefusedError(Code.NOT_AT_TABLE, "you have no seat at this table")
             raise RefusedError(Code.NOT_YOUR_TURN, "it is not your turn")
-        play.act(pending, request, text)
+        play.act(pending, request, action)
 
     def decided(self, game: Game) -> None:
         """Tell everyone, record the game, rate it, free the seats of players who left."""

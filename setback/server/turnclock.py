@@ -9,12 +9,13 @@ spec.md, section 18).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from setback.protocol.messages import DecisionClock
 from setback.server.seats import Pending
 from setback.server.timesource import TimeSource
 
-NO_CLOCK = DecisionClock(limit_ms=None, remaining_ms=None)
+NO_CLOCK: Final = DecisionClock(limit_ms=None, remaining_ms=None)
 """The clock of every decision at a table without one (shared: never changed)."""
 
 
