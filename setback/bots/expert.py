@@ -39,7 +39,8 @@ sample's hidden cards (:mod:`setback.bots.blind`).
 
 With ``tree``, heads up, a card before the solved endgame is chosen by information-set Monte
 Carlo tree search (:mod:`setback.bots.tree`): the same samples, rollouts, values and count, but
-the cards after the first are searched too (``explore``: its exploration constant). The first
+the cards after the first are searched too (``explore``: its exploration constant; ``widen``:
+how slowly a node tries cards other than the tactics'). The first
 card is still compared as the flat search compares it, every card on the same samples, each
 rollout going down that card's subtree (:class:`setback.bots.tree.TreeRollout`); with
 ``ucb_root`` the first card is chosen in the tree as well (SO-ISMCTS from the root, the most
@@ -75,7 +76,7 @@ from setback.bots.search import (
     voids,
 )
 from setback.bots.solver import Solver, solvable
-from setback.bots.tree import EXPLORE, TreeRollout, most_visited
+from setback.bots.tree import EXPLORE, WIDEN, TreeRollout, most_visited
 from setback.bots.tree import search as tree_search
 from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
 
@@ -267,6 +268,7 @@ class ExpertBot(SearchBot):
         tree: bool = False,
         explore: float = EXPLORE,
         ucb_root: bool = False,
+        widen: float = WIDEN,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -296,6 +298,7 @@ class ExpertBot(SearchBot):
         self.tree = tree
         self.explore = explore
         self.ucb_root = ucb_root
+        self.widen = widen
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -343,7 +346,8 @@ class ExpertBot(SearchBot):
         if self.tree and not self.bidding and state.rules.players == 2:
             before = list(state.scores)
             return TreeRollout(
-                state, policy, lambda end, side: self.value(end, before, side), self.rng, self.explore, self.club,
+                state, policy, lambda end, side: self.value(end, before, side), self.rng, self.explore,
+                self.widen, self.club,
             )
         return policy
 
@@ -478,7 +482,7 @@ class ExpertBot(SearchBot):
         first = determinize()
         drawn[0] = 0
         policy = MemoRollout(first, self.club)
-        root = tree_search(determinize, policy, value, self.playouts, self.rng, deadline, self.explore)
+        root = tree_search(determinize, policy, value, self.playouts, self.rng, deadline, self.explore, self.widen)
         return ACTIONS[most_visited(root)]
 
     def _solve(self, view: View) -> Action:

@@ -155,6 +155,7 @@ def search(
     rng: random.Random,
     deadline: float | None = None,
     explore: float = EXPLORE,
+    widen: float = WIDEN,
 ) -> Node:
     """The tree of ``iterations`` iterations (fewer if ``deadline``, a ``time.perf_counter``
     time, comes first), each on a fresh ``determinize()`` (the decision's position with the
@@ -163,7 +164,7 @@ def search(
     for _ in range(iterations):
         state = determinize()
         if tree is None:
-            tree = Tree(policy, value, state.side_of[state.to_act], rng, explore)
+            tree = Tree(policy, value, state.side_of[state.to_act], rng, explore, widen)
         tree.iterate(state)
         if deadline is not None and time.perf_counter() >= deadline:
             break
@@ -185,12 +186,12 @@ class TreeRollout(Rollout):
 
     def __init__(
         self, state: GameState, policy: Rollout, value: Callable[[GameState, int], float],
-        rng: random.Random, explore: float = EXPLORE, club: bool = True,
+        rng: random.Random, explore: float = EXPLORE, widen: float = WIDEN, club: bool = True,
     ) -> None:
         super().__init__(state, club)
         self.seat = state.to_act
         self.hand = state.hands[self.seat]
-        self.tree = Tree(policy, value, state.side_of[self.seat], rng, explore)
+        self.tree = Tree(policy, value, state.side_of[self.seat], rng, explore, widen)
 
     def play_out(self, state: GameState) -> None:
         played = self.hand & ~state.hands[self.seat]
