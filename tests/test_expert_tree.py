@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 
-from deals import act, deal
+from deals import act, cards, deal
 
 from setback.bots import ExpertBot, bot_factory
-from setback.bots.expert import MemoRollout
+from setback.bots.expert import MemoRollout, point_difference
 from setback.bots.reading import Reader
-from setback.bots.tree import most_visited, search
-from setback.engine import Action, Game, GameState, Phase, Rules, View, state_from_view
+from setback.bots.solver import Solver
+from setback.bots.tree import TreeRollout, most_visited, search
+from setback.engine import Action, Card, Game, GameState, Phase, Rules, View, mask_of, state_from_view
 
 SEAT_0 = "AS KS 10S 5S 2H 8C"
 """Heads up, the eldest's hand: it bids, pitches the ace of spades and wins the first tricks."""
@@ -100,3 +101,44 @@ def test_the_tree_is_an_option() -> None:
     bot = bot_factory("expert@tree=true,explore=0.5")(0)
     assert isinstance(bot, ExpertBot) and bot.tree and bot.explore == 0.5
     assert not ExpertBot(0).tree
+
+
+def test_the_tree_finds_the_card_the_tactics_misjudge() -> None:
+    """Every card known (one determinization): the pitcher of spades, 2 bid, has taken QS 7S 8H 5D
+    and leads from 2C 4C 8D 4S against 6C QC AC JD. Exact play makes only the 8D worth 3 points
+    (the JD must take it, and the 4S is kept for the AC, not spent on the 6C: Game), where the
+    tactics played out after each card (the flat search's value) rate it worst: their pitcher ruffs
+    the 6C. The tree, searching the cards after the first, leads the 8D, from the root and below the
+    flat root alike."""
+    game = deal(Rules(players=2), 1, "2C 4C 8D 8H 4S QS", "6C QC AC 5D JD 7S")
+    act(game, "bid 2", "pass", "QS", "7S", "8H", "5D")
+    view = game.view(0)
+    state = state_from_view(view, [mask_of(view.hand), mask_of(cards("6C QC AC JD"))])
+    before = list(view.scores)
+    legal = list(state.legal_actions())
+    eight = Card.parse("8D")
+    exact, flat = [], []
+    for code in legal:
+        after = state.clone(random.Random(0))
+        after.apply_action(code)
+        exact.append(Solver(after, before, point_difference).solve(after)[0])
+        MemoRollout(state).play_out(after)
+        flat.append(point_difference(after, before, 0))
+    assert max(exact) == exact[legal.index(eight)] > max(v for c, v in zip(legal, exact, strict=True) if c != eight)
+    assert flat[legal.index(eight)] < max(flat)
+
+    def value(end: GameState, side: int) -> float:
+        return point_difference(end, before, side)
+
+    rng = random.Random(1)
+    root = search(lambda: state.clone(rng), MemoRollout(state), value, 300, rng)
+    assert most_visited(root) == eight
+    below = TreeRollout(state, MemoRollout(state), value, rng)
+    totals = [0.0] * len(legal)
+    for _ in range(100):
+        for i, code in enumerate(legal):
+            after = state.clone(rng)
+            after.apply_action(code)
+            below.play_out(after)
+            totals[i] += value(after, 0)
+    assert legal[totals.index(max(totals))] == eight
