@@ -106,10 +106,10 @@ def test_the_tree_is_an_option() -> None:
 def test_the_tree_finds_the_card_the_tactics_misjudge() -> None:
     """Every card known (one determinization): the pitcher of spades, 2 bid, has taken QS 7S 8H 5D
     and leads from 2C 4C 8D 4S against 6C QC AC JD. Exact play makes only the 8D worth 3 points
-    (the JD must take it, and the 4S is kept for the AC, not spent on the 6C: Game), where the
-    tactics played out after each card (the flat search's value) rate it worst: their pitcher ruffs
-    the 6C. The tree, searching the cards after the first, leads the 8D, from the root and below the
-    flat root alike."""
+    (the JD must take it, and the 4S is kept for the AC, not spent on the 6C: Game); the tactics
+    played out after each card (the flat search's value) make it 1 point and the 2C 3, since their
+    pitcher ruffs the 6C. The tree, searching the cards after the first, leads the 8D, from the
+    root and below the flat root alike."""
     game = deal(Rules(players=2), 1, "2C 4C 8D 8H 4S QS", "6C QC AC 5D JD 7S")
     act(game, "bid 2", "pass", "QS", "7S", "8H", "5D")
     view = game.view(0)
