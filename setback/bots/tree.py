@@ -1,15 +1,24 @@
 """Information-set Monte Carlo tree search (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) for
-the card play of a hand.
+the card play of a hand, heads up.
 
 Flat determinized Monte Carlo values each legal card by play-outs in which every later card is
 the rollout policy's, so it never plays better than that policy past its first card. The tree
-searches the later cards too: each iteration draws one determinization of the hidden cards,
+searches the later cards too: each iteration takes one determinization of the hidden cards,
 walks down a tree of the cards played since the decision (a node is what every seat has seen:
 the cards are played face up), choosing among the cards legal in this determinization by UCB
 with availability counts (a card is scored against how often it could have been played, not
 how often its parent was visited), adds one node, plays the rest of the hand out by the
 rollout policy and backs the value up: each card's node keeps the value to the side of the
-seat that played it. The decision is the root's most visited card.
+seat that played it. A node widens progressively: it tries the policy's card first and
+another card only as its visits grow (:data:`WIDEN`), so that a node seen a few times plays as
+the policy does rather than at random.
+
+The first card is chosen in one of two ways. :func:`search` grows one tree from the decision
+and takes the root's most visited card (SO-ISMCTS as published). :class:`TreeRollout` leaves
+the first card to the flat search, which tries every card on the same samples (a paired
+comparison, which takes the luck of the deal out of it), and searches below each card in a tree
+of its own: a node's choices differ by a few hundredths of a chance of winning, less than the
+luck of one deal.
 
 A single tree serves every seat (SO-ISMCTS): since every card is played face up, a tree per
 seat (MO-ISMCTS) would hold the same nodes. What a single tree cannot hide is the searching
@@ -17,8 +26,7 @@ seat's own hand, the same in every determinization: the other seat's choices in 
 made as if it knew that hand (as the rollout policy's are made seeing every sampled hand).
 
 The exploration term is scaled by the spread of the values seen so far in the decision, so
-that one constant (``explore``) serves values in points as well as chances of winning, whose
-differences between two cards are a few hundredths.
+that one constant (``explore``) serves values in points as well as chances of winning.
 """
 
 from __future__ import annotations
