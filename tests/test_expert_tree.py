@@ -21,8 +21,8 @@ SEAT_1 = ("2C 5D 7H 9S 3D 4D", "JC QD 7H 9S 3D JH")
 """Two hands for the dealer that share the cards it plays (9S 7H) and differ in the rest."""
 
 
-def tree_bot(seed: int) -> ExpertBot:
-    return ExpertBot(seed, budget_ms=None, playouts=80, tree=True)
+def tree_bot(seed: int, ucb_root: bool = False) -> ExpertBot:
+    return ExpertBot(seed, budget_ms=None, playouts=80, tree=True, ucb_root=ucb_root)
 
 
 def ask(bot: ExpertBot, view: View) -> Action:
@@ -44,12 +44,14 @@ def eldest_views(dealer_hand: str) -> list[View]:
 
 def test_the_tree_sees_only_what_its_seat_sees() -> None:
     """Two deals that differ only in cards the eldest cannot see give it equal views, and the
-    tree decides the same at each (and again for the same seed)."""
+    tree, below the flat root or from the root, decides the same at each (and again for the same
+    seed)."""
     first, second = (eldest_views(hand) for hand in SEAT_1)
     assert first == second
-    for a, b in zip(first, second, strict=True):
-        choices = {ask(tree_bot(3), view) for view in (a, b, a)}
-        assert len(choices) == 1
+    for ucb_root in (False, True):
+        for a, b in zip(first, second, strict=True):
+            choices = {ask(tree_bot(3, ucb_root), view) for view in (a, b, a)}
+            assert len(choices) == 1
 
 
 def test_the_tree_plays_whole_games_legally_and_repeatably() -> None:
