@@ -37,6 +37,15 @@ bot's card (else to the first legal card, as before; not yet screened either way
 With ``blind``, every seat of a rollout plays by what it could know rather than by the
 sample's hidden cards (:mod:`setback.bots.blind`).
 
+With ``tree``, heads up, a card before the solved endgame is chosen by information-set Monte
+Carlo tree search (:mod:`setback.bots.tree`): the same samples, rollouts, values and count, but
+the cards after the first are searched too (``explore``: its exploration constant; ``widen``:
+how slowly a node tries cards other than the tactics'). The first
+card is still compared as the flat search compares it, every card on the same samples, each
+rollout going down that card's subtree (:class:`setback.bots.tree.TreeRollout`); with
+``ucb_root`` the first card is chosen in the tree as well (SO-ISMCTS from the root, the most
+visited card).
+
 ``bid_by`` and ``play_by`` (``expert`` or ``search``) choose whose bidding and whose card
 play the bot uses, so each can be measured apart: ``expert@bid_by=search`` bids as the
 search bot does (by the wall clock, ``budget_ms``, with the search's samples, values and
@@ -67,6 +76,8 @@ from setback.bots.search import (
     voids,
 )
 from setback.bots.solver import Solver, solvable
+from setback.bots.tree import EXPLORE, WIDEN, TreeRollout, most_visited
+from setback.bots.tree import search as tree_search
 from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
 
 PLAYOUTS_PER_TABLE = 1800
@@ -254,10 +265,16 @@ class ExpertBot(SearchBot):
         blind: bool = False,
         dealer_margin: float = 0.0,
         eldest_bonus: float = 0.0,
+        tree: bool = False,
+        explore: float = EXPLORE,
+        ucb_root: bool = False,
+        widen: float = WIDEN,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
                 raise ValueError(f"{half} must be one of {', '.join(HALVES)}, not {by!r}")
+        if tree and blind:
+            raise ValueError("tree and blind rollouts are not combined")
         if solves < 1:
             raise ValueError(f"solves must be at least 1, not {solves}")
         super().__init__(seed, budget_ms, playouts or PLAYOUTS_PER_TABLE, infer_bids, club)
@@ -278,6 +295,10 @@ class ExpertBot(SearchBot):
         self.shown: list[int] = []
         self.dealer_margin = dealer_margin
         self.eldest_bonus = eldest_bonus
+        self.tree = tree
+        self.explore = explore
+        self.ucb_root = ucb_root
+        self.widen = widen
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -315,14 +336,20 @@ class ExpertBot(SearchBot):
         return [self.playouts // 4, self.playouts // 2]
 
     def rollout(self, state: GameState) -> Rollout:
-        """The search's rollouts, each hand's bid and pitch counted once a decision."""
+        """The search's rollouts, each hand's bid and pitch counted once a decision; with
+        ``tree``, heads up, a card's go down a search tree of the cards after it."""
         if self.as_search:
             return super().rollout(state)
         if self.bidding and self.solved_bids(state.rules):
             return SolvedRollout(state, self.club)
-        if self.blind:
-            return BlindMemoRollout(state, self.club, self.shown)
-        return MemoRollout(state, self.club)
+        policy = BlindMemoRollout(state, self.club, self.shown) if self.blind else MemoRollout(state, self.club)
+        if self.tree and not self.bidding and state.rules.players == 2:
+            before = list(state.scores)
+            return TreeRollout(
+                state, policy, lambda end, side: self.value(end, before, side), self.rng, self.explore,
+                self.widen, self.club,
+            )
+        return policy
 
     def solved_bids(self, rules: Rules) -> bool:
         """Whether a bid's rollouts play the hand perfectly (:class:`SolvedRollout`): with
@@ -376,6 +403,10 @@ class ExpertBot(SearchBot):
             max(view.hand_sizes) <= self.solved_cards(view.rules.players)
         ) and (view.trump is not None or view.rules.players == 2):
             return self._solve(view)
+        if self.tree and self.ucb_root and view.phase is Phase.PLAYING and len(view.legal) > 1 and (
+            view.rules.players == 2
+        ):
+            return self._tree(view)
         bids = None
         if self.bidding and self.bid_model and len(view.legal) > 1 and not self.solved_bids(view.rules):
             bids = model(view.rules)
@@ -423,6 +454,36 @@ class ExpertBot(SearchBot):
         """The cards left in each hand from which a card is chosen by exact play-outs: heads up
         ``solve_from`` (:mod:`setback.bots.solver`), else :func:`endgame_cards`."""
         return self.solve_from if players == 2 else endgame_cards(players)
+
+    def _tree(self, view: View) -> Action:
+        """The card the search tree (:mod:`setback.bots.tree`) visited most in ``playouts``
+        iterations on the expert's samples, rollouts and values. The samples are as many as the
+        flat search draws (one for each legal card's ``playouts``), each dealt to the tree in
+        turn: the reading sampler is most of a decision's cost when each iteration draws its own."""
+        assert self.playouts is not None
+        deadline = decision_deadline(time.perf_counter(), self.budget_ms, view)
+        sampler = self.sampler(view)
+        before = list(view.scores)
+
+        samples = -(-self.playouts // len(view.legal))
+        deals: list[GameState] = []
+        drawn = [0]
+
+        def determinize() -> GameState:
+            if len(deals) < samples:
+                deals.append(state_from_view(view, sampler.deal(self.rng)))
+            state = deals[drawn[0] % samples].clone(self.rng)
+            drawn[0] += 1
+            return state
+
+        def value(state: GameState, side: int) -> float:
+            return self.value(state, before, side)
+
+        first = determinize()
+        drawn[0] = 0
+        policy = MemoRollout(first, self.club)
+        root = tree_search(determinize, policy, value, self.playouts, self.rng, deadline, self.explore, self.widen)
+        return ACTIONS[most_visited(root)]
 
     def _solve(self, view: View) -> Action:
         """The legal card whose exact play-out scored best on average over ``solves`` samples."""
