@@ -42,6 +42,7 @@ from setback.protocol.messages import (
     Spectate,
 )
 from setback.server.host import Host
+from setback.server.outgoing import LineSink
 from setback.server.seats import RefusedError
 
 log = structlog.get_logger("setback.connection")
@@ -80,7 +81,7 @@ class _Unread:
 UNREAD = _Unread()
 
 
-class Connection(asyncio.Protocol):
+class Connection(LineSink):
     """A peer on the wire. Until its hello it is only a connection; then a :class:`Peer` too."""
 
     def __init__(self, server: Host[Connection]) -> None:

@@ -8,6 +8,7 @@ back into the server through what a connection knows of it (:class:`~setback.ser
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -50,3 +51,14 @@ class Outgoing(Generic[C]):
         if not self.turn_ends:
             self.turn_ends = True
             self._end_turn()
+
+
+class LineSink(asyncio.Protocol):
+    """A connection, as code that cannot import it reaches it (the play: the connection imports
+    the lobby, which imports the play). Compiled, :meth:`send_line` through this class is a
+    native call, where through the :class:`~setback.server.peer.Peer` protocol it is a call by
+    name: a decide line is sent this way at every decision."""
+
+    def send_line(self, line: bytes) -> None:
+        """Queue an already encoded line (newline included)."""
+        raise NotImplementedError
