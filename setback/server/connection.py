@@ -454,7 +454,7 @@ class Connection(LineSink):
         what the peer sent that was not read whole (also while a closing connection waits for
         its peer to read its last lines)."""
         transport = self.transport
-        backlog = self._backlog.__alloc__() if self._backlog else 0
+        backlog = self._backlog.__alloc__() if len(self._backlog) else 0  # (its truth: a generic call, compiled)
         written = 0 if transport is None else transport.get_write_buffer_size()
         return self._queued + backlog + written + self.input_held
 
