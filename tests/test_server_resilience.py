@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,22 @@ async def test_answering_pings_keeps_a_connection_alive() -> None:
         await client.send(type="ping", id="alive")
         assert (await client.expect("pong", id="alive"))["id"] == "alive"
         await client.close()
+
+
+async def test_a_turn_reads_the_clock_once_for_its_lines_and_its_end_forgets_it() -> None:
+    """The lines heard in one turn of the loop are heard at the time first read in it; reading it
+    schedules the turn's end (the server's flush), after which the next turn reads it anew."""
+    async with running_server() as server:
+        outgoing = server.outgoing
+        await asyncio.sleep(0)  # (a turn the server's start left unfinished ends)
+        first = outgoing.heard_at()
+        assert outgoing.turn_ends  # its end is scheduled
+        while time.monotonic() <= first:  # the clock moves on within the turn
+            pass
+        assert outgoing.heard_at() == first
+        await asyncio.sleep(0)  # the turn ends
+        assert [outgoing.turn_ends, outgoing.heard_this_turn] == [False, False]
+        assert outgoing.heard_at() > first
 
 
 async def test_stop_says_goodbye_to_every_client() -> None:

@@ -184,7 +184,7 @@ class LineBuffer:
     @property
     def between_lines(self) -> bool:
         """Nothing of a line is held or being discarded: the next byte fed begins a line."""
-        return not self._pending and not self._discarding
+        return len(self._pending) == 0 and not self._discarding  # (``not`` of a bytearray is a generic call, compiled)
 
     @property
     def held(self) -> int:

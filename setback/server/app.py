@@ -128,7 +128,7 @@ class Server:
         """
         self.lobby.publish()  # the turn's table updates, before the turn is over (and what it sent, flushed)
         outgoing = self.outgoing
-        outgoing.turn_ends = False
+        outgoing.turn_ends = outgoing.heard_this_turn = False
         dirty, outgoing.dirty = outgoing.dirty, []
         try:
             self.store.commit()

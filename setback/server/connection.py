@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import socket
 import time
-from typing import Final, Literal, cast
+from typing import Literal, cast
 
 import structlog
 
@@ -42,13 +42,10 @@ from setback.protocol.messages import (
     Spectate,
 )
 from setback.server.host import Host
+from setback.server.outgoing import LineSink
 from setback.server.seats import RefusedError
 
 log = structlog.get_logger("setback.connection")
-
-_monotonic: Final = time.monotonic
-"""Held here: compiled, ``time.monotonic`` is two lookups by name at each call."""
-
 
 EXTRA_COST: dict[type, int] = {
     ListTables: 9, CreateTable: 19, Join: 9, Spectate: 9, Leave: 9, Ready: 4, AddBot: 9, SendChat: 39,
@@ -80,7 +77,7 @@ class _Unread:
 UNREAD = _Unread()
 
 
-class Connection(asyncio.Protocol):
+class Connection(LineSink):
     """A peer on the wire. Until its hello it is only a connection; then a :class:`Peer` too."""
 
     def __init__(self, server: Host[Connection]) -> None:
@@ -150,12 +147,12 @@ class Connection(asyncio.Protocol):
         ):
             quick = quick_act(data, end)  # (a line it reads holds no newline: this is exactly one line)
             if quick is not None:
-                self.last_heard = _monotonic()
+                self.last_heard = self.outgoing.heard_at()
                 self._act(data, quick[0], quick[1], None)
                 return
         lines, overlong = self.buffer.feed(data)
         if lines:  # only whole lines count as heard: a trickle of bytes keeps nothing alive
-            self.last_heard = _monotonic()
+            self.last_heard = self.outgoing.heard_at()
         if self.buffer.held or self.input_held:  # a part of a line is held: it counts
             self.input_held = self.buffer.held
             self.account()
@@ -208,7 +205,7 @@ class Connection(asyncio.Protocol):
         if len(message) >= self.config.max_line_bytes:
             self.fatal(Code.LINE_TOO_LONG, f"a message is at most {self.config.max_line_bytes - 1} bytes")
             return
-        self.last_heard = time.monotonic()
+        self.last_heard = self.outgoing.heard_at()
         self._line(message)
 
     def binary_received(self) -> None:
@@ -457,7 +454,7 @@ class Connection(asyncio.Protocol):
         what the peer sent that was not read whole (also while a closing connection waits for
         its peer to read its last lines)."""
         transport = self.transport
-        backlog = self._backlog.__alloc__() if self._backlog else 0
+        backlog = self._backlog.__alloc__() if len(self._backlog) else 0  # (its truth: a generic call, compiled)
         written = 0 if transport is None else transport.get_write_buffer_size()
         return self._queued + backlog + written + self.input_held
 

@@ -243,7 +243,12 @@ class Lobby:
         return table is not None and table.book.asks_ready(peer)
 
     def _dispatch(self, peer: Peer, message: ClientMessage) -> None:
-        match message:
+        match message:  # (the cases are tried in order, each a type check: the one of every game's start first)
+            case Ready(ready=ready):
+                table = self._table_of(peer)
+                table.book.set_ready(peer, ready)
+                peer.send(Ok(id=message.id))
+                table.start_if_ready()
             case ListTables():
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self._listed() if reads(peer, t)]))
             case CreateTable():
@@ -290,11 +295,6 @@ class Lobby:
                 if table.book.seat_of(peer) is None or table_id not in {None, table.id}:
                     raise RefusedError(Code.NOT_AT_TABLE, "only a player seated at a table may seat a bot there")
                 table.book.add_bot(bot, seat)
-                peer.send(Ok(id=message.id))
-                table.start_if_ready()
-            case Ready(ready=ready):
-                table = self._table_of(peer)
-                table.book.set_ready(peer, ready)
                 peer.send(Ok(id=message.id))
                 table.start_if_ready()
             case SendChat(text=text, scope=scope):

@@ -8,8 +8,13 @@ back into the server through what a connection knows of it (:class:`~setback.ser
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
+
+_monotonic: Final = time.monotonic
+"""Held here: compiled, ``time.monotonic`` is two lookups by name at each call."""
 
 C = TypeVar("C")
 """The server's connections."""
@@ -30,6 +35,9 @@ class Outgoing(Generic[C]):
         """The connections with lines queued this turn, each once."""
         self.turn_ends = False
         """Whether the end of this turn is scheduled (commit, then write)."""
+        self.heard_this_turn = False
+        """Whether :meth:`heard_at` read the clock this turn (its end, scheduled then, forgets it)."""
+        self._heard_at = 0.0
         self._over_budget = over_budget
         self._end_turn = end_turn
 
@@ -45,8 +53,30 @@ class Outgoing(Generic[C]):
         if not self.turn_ends:
             self.end_turn()
 
+    def heard_at(self) -> float:
+        """The time a line heard this turn of the loop is heard at: ``time.monotonic()`` as first
+        read this turn, the same for every line after it until the turn ends (the clock is read
+        once a turn, not at every line: a turn is over within milliseconds, the idle timeout
+        counts in seconds). Reading it schedules the turn's end, which forgets it."""
+        if not self.heard_this_turn:
+            self._heard_at = _monotonic()
+            self.heard_this_turn = True
+            self.end_turn()
+        return self._heard_at
+
     def end_turn(self) -> None:
         """Commit, then write, at the end of this turn of the loop (scheduled once)."""
         if not self.turn_ends:
             self.turn_ends = True
             self._end_turn()
+
+
+class LineSink(asyncio.Protocol):
+    """A connection, as code that cannot import it reaches it (the play: the connection imports
+    the lobby, which imports the play). Compiled, :meth:`send_line` through this class is a
+    native call, where through the :class:`~setback.server.peer.Peer` protocol it is a call by
+    name: a decide line is sent this way at every decision."""
+
+    def send_line(self, line: bytes) -> None:
+        """Queue an already encoded line (newline included)."""
+        raise NotImplementedError

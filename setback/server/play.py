@@ -23,6 +23,7 @@ from setback.protocol.convert import rules_to_wire
 from setback.protocol.messages import SEED_LIMIT, GameStarted, RequestId, Snapshot, TimedOutEvent, TurnEvent
 from setback.protocol.views import WireViews
 from setback.server.audience import RECALLED_RESULTS, Audience
+from setback.server.outgoing import LineSink
 from setback.server.pacing import QUIET_THINK_SECONDS, pause_for_people, think
 from setback.server.peer import Peer
 from setback.server.seats import STAND_IN, Pending, RefusedError, Seat, TableOptions, builtin_bot, seat_names
@@ -186,11 +187,17 @@ class Play:
 
     def send_decide(self, seat: Seat, pending: Pending) -> None:
         """Ask the seat's connected player for the decision ``pending``, on what is left of its clock."""
-        if seat.peer is None:
+        peer = seat.peer
+        if peer is None:
             return
         legal = self.game.legal_codes()
         clock = self.clock.for_decide(pending)
-        seat.peer.send_line(self.views.decide_line(self.table_id, pending.request, seat.index, legal, clock))
+        line = self.views.decide_line(self.table_id, pending.request, seat.index, legal, clock)
+        if isinstance(peer, LineSink):  # every connection: a native call (the protocol's is by name)
+            sink: LineSink = peer
+            sink.send_line(line)
+        else:
+            peer.send_line(line)
 
     def resume(self, peer: Peer, seat: Seat, request: RequestId = None) -> None:
         """Bring a returning (or resyncing) seat up to date: its snapshot (answering ``request``),
