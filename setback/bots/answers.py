@@ -76,8 +76,8 @@ class Answers:
     chances: dict[tuple[str, int], list[list[float]]]
 
     def chance(self, role: str, high: int, value: float, solid: bool, bid: int) -> float:
-        """The chance a seat of ``role`` facing ``high`` with such a hand bids ``bid`` (0: pass);
-        None-free: a situation never recorded gives every legal bid the same chance."""
+        """The chance a seat of ``role`` facing ``high`` with such a hand bids ``bid`` (0: pass); a
+        situation never recorded gives every legal bid the same chance."""
         table = self.chances.get((role, high))
         if table is None:
             legal = legal_bids(role, high)
