@@ -49,6 +49,7 @@ def test_wheel_installs_everything_under_setback(wheel: Path) -> None:
     assert "setback/cli.py" in names
     assert "setback/bots/odds.json" in names  # the expert's chances of winning from a score
     assert "setback/bots/bidding.json" in names  # and its bidding model
+    assert "setback/bots/answers.json" in names  # and its model of how search bids
 
 
 def test_wheel_holds_every_file_of_the_browser_table(wheel: Path) -> None:

@@ -34,6 +34,11 @@ hand is no longer left to the tactics' guesses; with ``heuristic_ties``, a tie g
 bot's card (else to the first legal card, as before; not yet screened either way). With
 ``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
+With ``answer`` (heads up, at a table :mod:`setback.bots.answers` has a model for: the standard
+game), the other seat bids as ``search`` was recorded bidding rather than by the tactics' count:
+its bids and passes are read by that model (``answer_read``, :class:`setback.bots.reading.AnswerReader`)
+and, in a bid's rollouts, its answer is drawn from it (``answer_rollouts``, :class:`AnswerRollout`).
+
 With ``blind``, every seat of a rollout plays by what it could know rather than by the
 sample's hidden cards (:mod:`setback.bots.blind`).
 
@@ -59,12 +64,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from setback.bots.answers import Answers, inputs
+from setback.bots.answers import model as answers_model
 from setback.bots.bidding import Model, features, high_bid, model, role
 from setback.bots.blind import BlindRollout
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.odds import odds, win_chance
-from setback.bots.reading import Reader
+from setback.bots.reading import AnswerReader, Reader
 from setback.bots.search import (
     Rollout,
     Sampler,
@@ -202,6 +209,36 @@ class SolvedRollout(MemoRollout):
         return [pitch, *solver.line_to(solver.solve(probe)[0])]
 
 
+class AnswerRollout(MemoRollout):
+    """:class:`MemoRollout` in which every seat but ``seat`` bids as the model ``answers`` says
+    ``search`` bids: each sampled hand draws one number of ``rng``, and the bid at that number of
+    the model's chances answers every high bid it faces (so a higher bid is answered no lower)."""
+
+    def __init__(self, state: GameState, answers: Answers, seat: int, rng: random.Random, club: bool = True) -> None:
+        super().__init__(state, club)
+        self.answers = answers
+        self.seat = seat
+        self.draws = rng
+        self.hands: dict[tuple[int, int], tuple[float, bool, float]] = {}
+
+    def action(self, state: GameState) -> int:
+        seat = state.to_act
+        if state.phase is not Phase.BIDDING or seat == self.seat:
+            return super().action(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[seat]
+        known = self.hands.get((hand, seat))
+        if known is None:
+            value, solid = inputs(hand, state.rules)
+            known = self.hands[hand, seat] = (value, solid, self.draws.random())
+        value, solid, u = known
+        role = "dealer" if seat == state.dealer else "eldest"
+        code = PASS_CODE + self.answers.draw(role, state.high_bid, value, solid, u)
+        return code if code in legal else legal[0]
+
+
 @dataclass(slots=True)
 class Tally:
     """What a bid decision's rollouts made of each legal bid: how many, the sum of their values
@@ -269,6 +306,9 @@ class ExpertBot(SearchBot):
         explore: float = EXPLORE,
         ucb_root: bool = False,
         widen: float = WIDEN,
+        answer: bool = False,
+        answer_read: bool = True,
+        answer_rollouts: bool = True,
     ) -> None:
         for half, by in (("bid_by", bid_by), ("play_by", play_by)):
             if by not in HALVES:
@@ -299,6 +339,9 @@ class ExpertBot(SearchBot):
         self.explore = explore
         self.ucb_root = ucb_root
         self.widen = widen
+        self.answer = answer
+        self.answer_read = answer_read
+        self.answer_rollouts = answer_rollouts
         self.bidding = False
         self.tally: Tally | None = None
         self.as_search = False
@@ -342,7 +385,15 @@ class ExpertBot(SearchBot):
             return super().rollout(state)
         if self.bidding and self.solved_bids(state.rules):
             return SolvedRollout(state, self.club)
-        policy = BlindMemoRollout(state, self.club, self.shown) if self.blind else MemoRollout(state, self.club)
+        if self.blind:
+            policy: Rollout = BlindMemoRollout(state, self.club, self.shown)
+        else:
+            answers = self.answers(state.rules) if self.answer_rollouts and self.bidding else None
+            policy = (
+                AnswerRollout(state, answers, state.to_act, random.Random(self.rng.random()), self.club)
+                if answers is not None
+                else MemoRollout(state, self.club)
+            )
         if self.tree and not self.bidding and state.rules.players == 2:
             before = list(state.scores)
             return TreeRollout(
@@ -350,6 +401,10 @@ class ExpertBot(SearchBot):
                 self.widen, self.club,
             )
         return policy
+
+    def answers(self, rules: Rules) -> Answers | None:
+        """With ``answer``, heads up: the model of how ``search`` bids at ``rules``' table, if any."""
+        return answers_model(rules) if self.answer and rules.players == 2 else None
 
     def solved_bids(self, rules: Rules) -> bool:
         """Whether a bid's rollouts play the hand perfectly (:class:`SolvedRollout`): with
@@ -378,7 +433,8 @@ class ExpertBot(SearchBot):
     def sampler(self, view: View) -> Sampler:
         """With ``read`` (and not as search), samples that read the auction and the pitch."""
         if self.read and self.infer_bids and not self.as_search:
-            return Reader(view)
+            answers = self.answers(view.rules) if self.answer_read else None
+            return Reader(view) if answers is None else AnswerReader(view, answers)
         return super().sampler(view)
 
     def _count(self, view: View) -> int:

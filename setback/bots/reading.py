@@ -12,12 +12,17 @@ Other bots (and people) do not bid exactly by the tactics' count, so no reading 
 a sample is kept with a chance of :data:`MISREAD` for each reading it breaks (each point of a
 bid or pass it misses by), drawn again otherwise, at most ``tries`` times (then the best
 drawn is kept). The voids a seat showed stay hard, as in the sampler.
+
+:class:`AnswerReader` reads a heads-up seat's bids and passes by a model of how ``search`` bids
+instead (:mod:`setback.bots.answers`): a sample is kept with the chance the model gives what the
+seat did with the hand it was dealt.
 """
 
 from __future__ import annotations
 
 import random
 
+from setback.bots.answers import Answers, inputs
 from setback.bots.search import Sampler
 from setback.bots.tactics import best_trump, bid_amount
 from setback.engine import BidMade, View
@@ -89,5 +94,55 @@ class Reader(Sampler):
                 return holdings
             if best is None or missed < fewest:
                 best, fewest = holdings, missed
+        assert best is not None
+        return best
+
+
+class AnswerReader(Reader):
+    """A :class:`Reader` that reads the other seat's bids and passes by how ``search`` bids
+    (:mod:`setback.bots.answers`) rather than by the tactics' count: a sample is kept with the
+    chance the model gives each bid or pass the seat made with the hand it was dealt there,
+    read against the likeliest hand for it (the pitch is read as the reader reads it)."""
+
+    def __init__(self, view: View, answers: Answers, tries: int = TRIES) -> None:
+        super().__init__(view, tries)
+        self.answers = answers
+        self.rules = view.rules
+        self.readings: list[tuple[int, str, int, int, float]] = []
+        high = 0
+        for bid in view.bids:
+            amount = bid.amount if isinstance(bid, BidMade) else 0
+            if bid.seat != self.seat:
+                role = "dealer" if bid.seat == view.dealer else "eldest"
+                most = answers.most(role, high, amount)
+                if most > 0:
+                    self.readings.append((bid.seat, role, high, amount, most))
+            high = max(high, amount)
+
+    def weight(self, holdings: list[int]) -> float:
+        """The chance, against the likeliest, that the sample ``holdings`` bids as the auction went
+        and pitches as the pitcher did."""
+        weight = 1.0
+        for seat, role, high, amount, most in self.readings:
+            value, solid = inputs(holdings[seat] | self.played[seat], self.rules)
+            weight *= self.answers.chance(role, high, value, solid, amount) / most
+        if self.pitch is not None:
+            seat, trump, partners = self.pitch
+            suit, _ = best_trump(holdings[seat] | self.played[seat], self.players, partners, self.variant)
+            if suit != trump:
+                weight *= MISREAD
+        return weight
+
+    def deal(self, rng: random.Random, tries: int = 0) -> list[int]:
+        """Each seat's holding: the viewer's own, the others sampled to read the auction and pitch."""
+        best: list[int] | None = None
+        heaviest = -1.0
+        for _ in range(tries or self.tries):
+            holdings = self._deal_within_voids(rng)
+            weight = self.weight(holdings)
+            if rng.random() < weight:
+                return holdings
+            if weight > heaviest:
+                best, heaviest = holdings, weight
         assert best is not None
         return best
