@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from test_match import CRASHING_BOT
 
+from setback.bots.make_answers import main as answers_main
 from setback.cli import main
 from setback.match import cluster
 
@@ -123,3 +124,15 @@ def test_a_cluster_that_refuses_the_connection_says_what_to_set(
         assert "set RAY_AUTH_MODE=token here too, with the cluster's token in ~/.ray/auth_token" in said[0]
     else:
         assert "Ray's ports are open" in said[0] and "RAY_AUTH_TOKEN_PATH" in said[0]
+
+
+def test_the_expert_s_training_deals_on_ray_give_the_rows_of_one_process(tmp_path: Path) -> None:
+    """``make_answers --ray`` (and ``make_bidding``'s, through the same :mod:`setback.bots.deals`)
+    records every deal's rows as one local process does, in the same order, and fits nothing
+    with ``--no-fit``."""
+    argv = ["--deals", "3", "--first", "11", "--playouts", "40", "--no-fit"]
+    answers_main([*argv, "--rows", str(tmp_path / "one.jsonl")])
+    answers_main([*argv, "--rows", str(tmp_path / "ray.jsonl"), "--ray"])
+    one = (tmp_path / "one.jsonl").read_text().splitlines()
+    assert len({json.loads(row)["seed"] for row in one}) == 3
+    assert (tmp_path / "ray.jsonl").read_text().splitlines() == one

@@ -8,7 +8,7 @@ of it, ``answers.json`` (:mod:`setback.bots.answers` says what it predicts).
    the seat's role, the high bid it faced, its hand (a mask), the tactics' count of it
    (:func:`setback.bots.answers.inputs`: the raw points and whether it is near solid) and the
    bid it made (0: pass). Each seat's search is seeded by the deal, so a deal always records
-   the same rows; deals run on ``--jobs`` processes.
+   the same rows; deals run on ``--jobs`` processes or on Ray (``--ray``, as ``setback match --ray``).
 2. **Fit** (:func:`setback.bots.answers.fit`): smoothed frequencies, written to ``answers.json``;
    ``--held-out FILE`` scores the model on other deals' rows against the tactics' count
    (:func:`setback.bots.answers.report`).
@@ -23,10 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator, Sequence
-from multiprocessing import get_context
-from pathlib import Path
-from typing import Any
 
+from setback.bots import deals
 from setback.bots.answers import FILE, SMOOTHING, TABLES, fit, inputs, report, write
 from setback.bots.search import SearchBot
 from setback.engine import ACTIONS, PASS_CODE, Game, mask_of
@@ -35,7 +33,7 @@ PLAYOUTS = 1500
 """Rollouts per bid of the search recorded (``search@budget_ms=None,playouts=PLAYOUTS``): the
 one the expert is screened against."""
 
-Row = dict[str, Any]
+Row = deals.Row
 """One decision: ``seed``, ``role``, ``high``, ``hand``, ``value``, ``solid``, ``bid``."""
 
 
@@ -69,46 +67,28 @@ def _decisions(args: tuple[int, int]) -> list[Row]:
     return decisions(*args)
 
 
-def record(seeds: Sequence[int], jobs: int = 1, playouts: int = PLAYOUTS) -> Iterator[list[Row]]:
-    """The rows of each deal of ``seeds``, in order, on ``jobs`` processes."""
-    tasks = [(seed, playouts) for seed in seeds]
-    if jobs <= 1:
-        yield from map(_decisions, tasks)
-    else:
-        with get_context("spawn").Pool(jobs) as pool:
-            yield from pool.imap(_decisions, tasks)
-
-
-def read_rows(path: Path) -> list[Row]:
-    """The rows of a ``--rows`` file."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
+def record(seeds: Sequence[int], jobs: int = 1, playouts: int = PLAYOUTS,
+           ray: str | None = None) -> Iterator[list[Row]]:
+    """The rows of each deal of ``seeds``, in order: on ``jobs`` processes, or on Ray when ``ray``
+    is given (``local`` starts a local instance, else an address as ``setback match --ray`` takes)."""
+    return deals.run("setback.bots.make_answers", "_decisions", [(seed, playouts) for seed in seeds], jobs, ray)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m setback.bots.make_answers", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1200, help="deals to record (0: fit the --rows file as it is)")
-    parser.add_argument("--first", type=int, default=0, help="the first deal's seed")
-    parser.add_argument("--rows", type=Path, required=True, help="the rows' JSON lines file (appended to)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes recording deals")
+    deals.add_arguments(parser, 1200, "record")
     parser.add_argument("--playouts", type=int, default=PLAYOUTS, help="the recorded search's rollouts per bid")
     parser.add_argument("--smoothing", type=float, default=SMOOTHING,
                         help="pseudo-decisions drawn from the coarser level")
-    parser.add_argument("--no-fit", action="store_true", help="only record the deals")
-    parser.add_argument("--held-out", type=Path, help="a rows file of other deals to report the fitted model on")
     parser.add_argument("--hold-out", type=int, default=0, metavar="N",
                         help="fit without the rows file's last N deals, and report the model on them")
     args = parser.parse_args(argv)
     if args.deals:
         seeds = range(args.first, args.first + args.deals)
-        with args.rows.open("a") as out:
-            for n, rows in enumerate(record(seeds, args.jobs, args.playouts), 1):
-                out.writelines(json.dumps(row) + "\n" for row in rows)
-                out.flush()
-                if n % 50 == 0:
-                    print(f"{n} deals recorded", flush=True)
+        deals.record(args.rows, record(seeds, args.jobs, args.playouts, args.ray), "recorded")
     if args.no_fit:
         return
-    rows = read_rows(args.rows)
+    rows = deals.read_rows(args.rows)
     recorded = sorted({r["seed"] for r in rows})
     held = set(recorded[len(recorded) - args.hold_out:]) if args.hold_out else set()
     tested = [r for r in rows if r["seed"] in held]
@@ -119,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     write(answers, meta)
     print(f"wrote {FILE} from {meta['rows']} rows of {meta['deals']} deals", flush=True)
     if args.held_out is not None:
-        tested += read_rows(args.held_out)
+        tested += deals.read_rows(args.held_out)
     if tested:
         print(json.dumps(report(answers, tested)), flush=True)
 

@@ -27,10 +27,9 @@ import argparse
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing import get_context
-from pathlib import Path
 from typing import Any
 
+from setback.bots import deals
 from setback.bots.bidding import (
     FEATURES,
     FILE,
@@ -58,7 +57,7 @@ REPLY = 600
 ROLLOUTS = 1200
 """The expert's rollouts valuing the bids (its default heads up)."""
 
-Row = dict[str, Any]
+Row = deals.Row
 """One bid of one deal: ``seed``, ``role``, ``amount``, ``inputs``, ``rollout``, ``value``."""
 
 
@@ -113,36 +112,7 @@ def play_deals(seeds: Sequence[int], jobs: int = 1, ray: str | None = None, play
     """The rows of each deal of ``seeds``, in order: on ``jobs`` processes, or on Ray when ``ray``
     is given (``local`` starts a local instance, else an address as ``setback match --ray`` takes)."""
     tasks = [(seed, play, reply, rollouts) for seed in seeds]
-    if ray is not None:
-        yield from _ray_deals(tasks, None if ray == "local" else ray)
-    elif jobs <= 1:
-        yield from map(_study, tasks)
-    else:
-        with get_context("spawn").Pool(jobs) as pool:
-            yield from pool.imap(_study, tasks)
-
-
-def _ray_deals(tasks: list[tuple[int, int, int, int]], address: str | None) -> Iterator[list[Row]]:
-    """``tasks``' rows, each deal a Ray task, on a local Ray instance (``address`` None) or the
-    cluster at ``address`` (connected as ``setback match --ray`` connects, docs/bots.md)."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("--ray needs Ray: pip install 'setback[cluster]'") from None
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, configure_logging=False)
-    try:
-        # by its module's name, not ``__main__``'s (``python -m``), so workers import it, not unpickle it
-        from setback.bots.make_bidding import _study as task
-
-        remote = ray.remote(num_cpus=1, max_retries=0)(task)
-        refs = [remote.remote(task) for task in tasks]
-        for ref in refs:
-            yield ray.get(ref)
-    finally:
-        if started:
-            ray.shutdown()
+    return deals.run("setback.bots.make_bidding", "_study", tasks, jobs, ray)
 
 
 def fit_rows(rows: Sequence[Row], ridge: float = RIDGE, inputs: Sequence[str] = INPUTS,
@@ -195,19 +165,9 @@ def write(bids: Model, meta: dict[str, Any]) -> None:
     FILE.write_text(json.dumps(made, separators=(",", ":")) + "\n")
 
 
-def read_rows(path: Path) -> list[Row]:
-    """The rows of a ``--rows`` file."""
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m setback.bots.make_bidding", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1800, help="deals to play out (0: fit the --rows file as it is)")
-    parser.add_argument("--first", type=int, default=0, help="the first deal's seed")
-    parser.add_argument("--rows", type=Path, required=True, help="the rows' JSON lines file (appended to)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes playing deals")
-    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
-                        help="play the deals on Ray (a local instance, or the cluster at ADDRESS)")
+    deals.add_arguments(parser, 1800, "play out")
     parser.add_argument("--play", type=int, default=PLAY, help="rollouts per card decision of the play-outs")
     parser.add_argument("--reply", type=int, default=REPLY, help="rollouts per bid of the other seat")
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help="the expert's rollouts per bid decision")
@@ -216,27 +176,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--roles", default=",".join(MODELLED),
                         help=f"the seats the model corrects, of {', '.join(ROLES)}")
     parser.add_argument("--ridge", type=float, default=RIDGE, help="the ridge penalty")
-    parser.add_argument("--no-fit", action="store_true", help="only play the deals")
-    parser.add_argument("--held-out", type=Path, help="a rows file of other deals to report the fitted model on")
     args = parser.parse_args(argv)
     if args.deals:
         seeds = range(args.first, args.first + args.deals)
-        with args.rows.open("a") as out:
-            for n, rows in enumerate(play_deals(seeds, args.jobs, args.ray, args.play, args.reply, args.rollouts), 1):
-                out.writelines(json.dumps(row) + "\n" for row in rows)
-                out.flush()
-                if n % 50 == 0:
-                    print(f"{n} deals played", flush=True)
+        deals.record(args.rows, play_deals(seeds, args.jobs, args.ray, args.play, args.reply, args.rollouts), "played")
     if args.no_fit:
         return
-    rows = read_rows(args.rows)
+    rows = deals.read_rows(args.rows)
     bids = fit_rows(rows, args.ridge, args.inputs.split(","), args.roles.split(","))
     meta = {"rows": len(rows), "deals": len({r["seed"] for r in rows}), "play": args.play, "reply": args.reply,
             "rollouts": args.rollouts, "ridge": args.ridge}
     write(bids, meta)
     print(f"wrote {FILE} from {meta['rows']} rows of {meta['deals']} deals", flush=True)
     if args.held_out is not None:
-        print(json.dumps(report(bids, read_rows(args.held_out))), flush=True)
+        print(json.dumps(report(bids, deals.read_rows(args.held_out))), flush=True)
 
 
 if __name__ == "__main__":
