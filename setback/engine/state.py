@@ -535,16 +535,19 @@ class GameState:
         rng = self.rng
         fresh = self.tables.deck
         deck = shuffled_deck(rng, fresh)
-        cut = CUT_MIN + below(rng, len(fresh) + 1 - 2 * CUT_MIN)  # randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
-        deck = deck[cut:] + deck[:cut]
+        size = len(fresh)
+        cut = CUT_MIN + below(rng, size + 1 - 2 * CUT_MIN)  # randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
         n = self.players
         hands = [0] * n
-        position = 0
+        position = cut  # the cut deck is the shuffled one from ``cut`` on, then its first ``cut`` (not made)
         for _ in range(HAND_SIZE // 3):
             seat = self.dealer
             for _ in range(n):
                 seat = self.next_seat[seat]
-                hands[seat] = hands[seat] | 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
+                hands[seat] = (
+                    hands[seat] | 1 << deck[position % size] | 1 << deck[(position + 1) % size]
+                    | 1 << deck[(position + 2) % size]
+                )
                 position += 3
         self._start_hand(hands, cut)
 
