@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from setback.engine import CardsDrawn, DealerChosen, Game, HandDealt, Rules
+from setback.engine import CardsDrawn, DealerChosen, Game, HandDealt, Rules, Variant
 from setback.engine.deck import shuffled_deck
 from setback.engine.state import CUT_MIN
+from setback.engine.tables import TABLES
 
 
 def first_dealer_events(game: Game) -> tuple[list[CardsDrawn], DealerChosen]:
@@ -88,3 +89,28 @@ def test_shuffled_deck_is_the_standard_library_shuffle() -> None:
                 theirs.shuffle(expected)
                 assert shuffled_deck(ours, fresh) == expected
             assert ours.getstate() == theirs.getstate()
+
+
+def test_every_hand_is_dealt_from_the_seeded_deck_in_every_variant() -> None:
+    """Every hand of a game, not only the first, from each variant's deck: shuffled, cut and
+    dealt three at a time from the one generator, in order, as a ``random.Random(seed)`` does."""
+    for variant in Variant:
+        rules = Rules(variant=variant)
+        fresh = TABLES[variant].deck
+        for seed in range(6):
+            game, chooser = Game(rules, seed), random.Random(seed)
+            while not game.is_over:
+                game.apply(chooser.choice(game.legal_actions()))
+            twin = random.Random(seed)
+            for _ in (e for e in game.events if isinstance(e, CardsDrawn)):
+                twin.shuffle(list(range(52)))
+            for dealt in (e for e in game.events if isinstance(e, HandDealt)):
+                deck = list(fresh)
+                twin.shuffle(deck)
+                cut = twin.randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
+                deck = deck[cut:] + deck[:cut]
+                hands: list[set[int]] = [set() for _ in range(rules.players)]
+                for packet in range(2 * rules.players):
+                    hands[(dealt.dealer + 1 + packet) % rules.players].update(deck[3 * packet : 3 * packet + 3])
+                assert dealt.cut == cut
+                assert [set(hand) for hand in dealt.hands] == hands

@@ -7,7 +7,7 @@ hand from a game's seed.
 
 from __future__ import annotations
 
-import random
+import _random
 from typing import Final, cast
 
 from setback.engine.cards import CARD_AT, CARDS, JOKER_CODES, Card
@@ -48,7 +48,7 @@ NATURAL_DECK: Final = tuple(range(52))
 """The standard deck's card codes, in the order a fresh deck holds them."""
 
 
-def shuffled_deck(rng: random.Random, fresh: tuple[int, ...] = NATURAL_DECK) -> list[int]:
+def shuffled_deck(rng: _random.Random, fresh: tuple[int, ...] = NATURAL_DECK) -> list[int]:
     """The ``fresh`` deck (card codes in order) shuffled as ``rng.shuffle(list(fresh))`` does,
     drawing the same bits in the same order (spec.md section 4 writes the steps out): for ``i``
     from ``len(fresh) - 1`` down to 1, swap ``i`` with ``j``, where ``j`` is ``rng.getrandbits(k)``
@@ -77,7 +77,7 @@ def shuffled_deck(rng: random.Random, fresh: tuple[int, ...] = NATURAL_DECK) -> 
     return cast(list[int], deck)
 
 
-def below(rng: random.Random, n: int) -> int:
+def below(rng: _random.Random, n: int) -> int:
     """spec.md section 4's ``below(n)``, as ``rng.randrange(n)`` draws it: ``rng.getrandbits(k)``,
     with ``k`` the bit length of ``n``, drawn again until it is less than ``n``."""
     k = n.bit_length()

@@ -8,13 +8,14 @@ one is given. Its method names follow OpenSpiel's (``legal_actions``,
 ``apply_action``, ``is_terminal``) so search code reads the same.
 
 The game is decided by the rules, the seed and the actions alone: the seed
-drives a :class:`random.Random` that makes the draw for first dealer, every
-shuffle and every cut, and nothing else.
+drives a Mersenne Twister (``_random.Random``, the base of :class:`random.Random`, seeded by an
+int exactly as it is) that makes the draw for first dealer, every shuffle and every cut, and
+nothing else.
 """
 
 from __future__ import annotations
 
-import random
+import _random
 from functools import cache
 from typing import Final
 
@@ -69,7 +70,9 @@ _HIGH: Final = Point.HIGH
 _LOW: Final = Point.LOW
 _JACK: Final = Point.JACK
 _GAME: Final = Point.GAME
-"""The points a hand's scoring names, as the module's own (an enum's member is looked up by name)."""
+_CAPTURED: Final = LowRule.CAPTURED
+"""The points a hand's scoring names, and the Low rule it asks for, as the module's own (an enum's
+member is looked up by name: some 800 instructions a hand for the Low rule's)."""
 _PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
@@ -115,7 +118,7 @@ class GameState:
     players: int
     side_of: tuple[int, ...]
     next_seat: tuple[int, ...]
-    rng: random.Random
+    rng: _random.Random
     log: list[Event] | None
     scores: list[int]
     hand_number: int
@@ -208,7 +211,7 @@ class GameState:
         self.players = n
         self.side_of = tuple(rules.side_of(s) for s in range(n))
         self.next_seat = tuple((s + 1) % n for s in range(n))
-        self.rng = random.Random(seed)
+        self.rng = _random.Random(seed)  # as random.Random(seed) seeds it, without its Python __init__ and seed
         self.log = log
         self.scores = [0] * rules.sides
         self.hand_number = 0
@@ -299,7 +302,7 @@ class GameState:
             self.apply_action(code)
         return self
 
-    def clone(self, rng: random.Random | None = None) -> GameState:
+    def clone(self, rng: _random.Random | None = None) -> GameState:
         """An independent copy of the position, with no log.
 
         Later hands are dealt from ``rng`` when given (a search that stops at the end of
@@ -347,7 +350,7 @@ class GameState:
         other.trick = self.trick[:]
         other.captured = self.captured[:]
         if rng is None:
-            rng = random.Random(0)
+            rng = type(self.rng)(0)  # (a generator a clone was given may be a random.Random: its own state's form)
             rng.setstate(self.rng.getstate())
         other.rng = rng
         return other
@@ -532,16 +535,19 @@ class GameState:
         rng = self.rng
         fresh = self.tables.deck
         deck = shuffled_deck(rng, fresh)
-        cut = CUT_MIN + below(rng, len(fresh) + 1 - 2 * CUT_MIN)  # randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
-        deck = deck[cut:] + deck[:cut]
+        size = len(fresh)
+        cut = CUT_MIN + below(rng, size + 1 - 2 * CUT_MIN)  # randrange(CUT_MIN, len(fresh) + 1 - CUT_MIN)
         n = self.players
         hands = [0] * n
-        position = 0
+        position = cut  # the cut deck is the shuffled one from ``cut`` on, then its first ``cut`` (not made)
         for _ in range(HAND_SIZE // 3):
             seat = self.dealer
             for _ in range(n):
                 seat = self.next_seat[seat]
-                hands[seat] = hands[seat] | 1 << deck[position] | 1 << deck[position + 1] | 1 << deck[position + 2]
+                hands[seat] = (
+                    hands[seat] | 1 << deck[position % size] | 1 << deck[(position + 1) % size]
+                    | 1 << deck[(position + 2) % size]
+                )
                 position += 3
         self._start_hand(hands, cut)
 
@@ -588,7 +594,7 @@ class GameState:
             high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
             low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
             low_taker = takers[low_card]
-            low_seat = low_taker if rules.low is LowRule.CAPTURED else low
+            low_seat = low_taker if rules.low is _CAPTURED else low
             points[side_of[high]] += 1
             points[side_of[low_seat]] += 1
             if keep:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Any, Final, Literal, final
 
 import msgspec
 
@@ -42,6 +42,7 @@ from setback.protocol.messages import (
     WireBid,
     WireHandResult,
     WireOutcome,
+    WireRules,
     WireTrick,
     WireView,
 )
@@ -183,6 +184,26 @@ def _sizes_json(players: int, least: int, above: int) -> bytes:
     return sizes
 
 
+@final
+class TableRules:
+    """A table's rules as every game dealt under them has them on the wire (:attr:`wire`), as JSON
+    (:attr:`json`) and as the records keep them (:attr:`saved`, msgspec's builtins: read, never
+    changed), made once for all of them (each game's start made them again)."""
+
+    __slots__ = ("json", "rules", "saved", "wire")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.wire: WireRules = rules_to_wire(rules)
+        self.json: bytes = _encoder.encode(self.wire)
+        self.saved: dict[str, Any] = msgspec.to_builtins(self.wire)
+
+    @staticmethod
+    def of(rules: Rules, kept: TableRules | None) -> TableRules:
+        """``kept`` if it was made of ``rules`` (the same object), else a new one."""
+        return kept if kept is not None and kept.rules is rules else TableRules(rules)
+
+
 class WireViews:
     """Every seat's wire view of one game, kept current from the game's events.
 
@@ -206,8 +227,9 @@ class WireViews:
         "rules", "scores", "trump", "winning",
     )
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules_to_wire(rules)
+    def __init__(self, rules: Rules, shared: TableRules | None = None) -> None:
+        shared = TableRules.of(rules, shared)
+        self.rules = shared.wire
         self._variant = rules.variant
         self.phase: Literal["bidding", "playing", "game_over"] = "bidding"
         self.hand_number = 0
@@ -239,7 +261,7 @@ class WireViews:
         self._results: list[HandResult] = []
         """Every scored hand of the game, oldest first (a snapshot's score history)."""
         # The decision line's pieces of JSON, each as msgspec writes it; b"": to be made again.
-        self._rules_json = _encoder.encode(self.rules)
+        self._rules_json = shared.json
         self._table = ""
         self._opening = b""
         """The table's id the last line named, and the line's opening: ``{"type":"decide","table":…,"request":``"""

@@ -244,6 +244,7 @@ class Connection(LineSink):
                 return
         if (
             line.startswith(b'{"type":"act"')  # how bots write it (and mypyc compares it natively; ``find`` is a call)
+            or line.startswith(b'{"type":"ready"')  # how bots write the one a game's start asks of them
             or line.find(b'"act"') >= 0 or line.find(b'"ready"') >= 0  # (``in`` first tries it as an int, and fails)
         ):
             try:

@@ -11,6 +11,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 import msgspec
 import structlog
@@ -49,6 +50,7 @@ from setback.protocol.messages import (
     Welcome,
 )
 from setback.server.config import ServerConfig
+from setback.server.outgoing import LineSink
 from setback.server.peer import Peer, send_chat
 from setback.server.ratings import rating_key, rating_name, update_ratings
 from setback.server.seats import RefusedError, TableOptions, Waits, options_from_saved
@@ -61,6 +63,8 @@ LISTED_TABLES = 256
 (seven seats, every name as long as it may be), well within a server line's 1 MiB."""
 
 log = structlog.get_logger("setback.lobby")
+_OK: Final = encode(Ok(id=None))
+"""An ``ok`` to a request without an id (each seat's ``ready`` at a game's start), made once."""
 
 CAPABILITIES = ["chat", "spectate", "reconnect", "builtin_bots", "clocks", "events_optional", "resync", "variants"]
 
@@ -247,7 +251,11 @@ class Lobby:
             case Ready(ready=ready):
                 table = self._table_of(peer)
                 table.book.set_ready(peer, ready)
-                peer.send(Ok(id=message.id))
+                if message.id is None and isinstance(peer, LineSink):  # every game's start, four times: natively
+                    sink: LineSink = peer
+                    sink.send_line(_OK)
+                else:
+                    peer.send(Ok(id=message.id))
                 table.start_if_ready()
             case ListTables():
                 peer.send(Tables(id=message.id, tables=[t.info() for t in self._listed() if reads(peer, t)]))

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
-
-import structlog
+from typing import Final, Literal
 
 from setback.engine import Action, Game, plain
 from setback.protocol import Code
-from setback.protocol.convert import outcome_to_wire, rules_to_wire
+from setback.protocol.convert import outcome_to_wire
 from setback.protocol.messages import Error, GameOver, RequestId, TableInfo
+from setback.protocol.views import TableRules
 from setback.server.audience import RECALLED_CHAT, Audience
+from setback.server.logger import Logger
 from setback.server.peer import Peer
 from setback.server.play import Play
 from setback.server.seatbook import SeatBook
@@ -28,7 +28,8 @@ from setback.server.store import Store, TableRow, replay, stood_in_seats
 from setback.server.timesource import Cancellable, LoopTime, TimeSource
 from setback.server.turnclock import TurnClock
 
-log = structlog.get_logger("setback.table")
+log: Final = Logger("setback.table")
+"""(Kept bound: :mod:`.logger`; a line a game at least.)"""
 
 
 @dataclass
@@ -65,6 +66,14 @@ class Table:
         self.hears = Audience(self.id, self.seats)
         self.spectators: set[Peer] = self.hears.spectators
         self.clock = TurnClock(self.options.clock.decision_seconds, self.time)
+        self._rules_made: TableRules | None = None
+
+    @property
+    def table_rules(self) -> TableRules:
+        """The table's rules as the wire and the records have them: made once for every game
+        and table update (again only if the options' rules were replaced)."""
+        made = self._rules_made = TableRules.of(self.options.rules, self._rules_made)
+        return made
 
     @property
     def game(self) -> Game | None:
@@ -100,7 +109,7 @@ class Table:
 
     def info(self) -> TableInfo:
         return TableInfo(
-            table=self.id, name=self.options.name, rules=rules_to_wire(self.options.rules),
+            table=self.id, name=self.options.name, rules=self.table_rules.wire,
             clock=self.options.clock, seats=[s.info() for s in self.seats],
             spectators=len(self.spectators), status=self.status, games_played=self.games_played,
             seeded=self.options.seed is not None, rated=self.options.rated and self.options.seed is None,
@@ -204,7 +213,7 @@ class Table:
         self.hears.recall(self.store.table_chat(self.id, RECALLED_CHAT))
         self.book.hold_all()  # between games too: a player who never comes back frees the seat
         if saved is not None and game is not None:
-            self.play = Play(self, game, saved.id, set(stood_in_seats(saved.actions)))
+            self.play = Play(self, game, saved.id, set(stood_in_seats(saved.actions)), self.table_rules)
             self.play.restart()
 
     def restore_failed(self, reason: str, games_played: int) -> None:
