@@ -35,9 +35,10 @@ bot's card (else to the first legal card, as before; not yet screened either way
 ``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
 With ``answer`` (heads up, at a table :mod:`setback.bots.answers` has a model for: the standard
-game), the other seat bids as ``search`` was recorded bidding rather than by the tactics' count:
-its bids and passes are read by that model (``answer_read``, :class:`setback.bots.reading.AnswerReader`)
-and, in a bid's rollouts, its answer is drawn from it (``answer_rollouts``, :class:`AnswerRollout`).
+game), the other seat bids as ``search`` was recorded bidding at the score of the hand rather
+than by the tactics' count: its bids and passes are read by that model (``answer_read``,
+:class:`setback.bots.reading.AnswerReader`) and, in a bid's rollouts, its answer is drawn from it
+(``answer_rollouts``, :class:`AnswerRollout`).
 
 With ``blind``, every seat of a rollout plays by what it could know rather than by the
 sample's hidden cards (:mod:`setback.bots.blind`).
@@ -211,12 +212,13 @@ class SolvedRollout(MemoRollout):
 
 class AnswerRollout(MemoRollout):
     """:class:`MemoRollout` in which every seat but ``seat`` bids as the model ``answers`` says
-    ``search`` bids: each sampled hand draws one number of ``rng``, and the bid at that number of
-    the model's chances answers every high bid it faces (so a higher bid is answered no lower)."""
+    ``search`` bids at the score of ``state``: each sampled hand draws one number of ``rng``, and
+    the bid at that number of the model's chances answers every high bid it faces (so a higher bid
+    is answered no lower)."""
 
     def __init__(self, state: GameState, answers: Answers, seat: int, rng: random.Random, club: bool = True) -> None:
         super().__init__(state, club)
-        self.answers = answers
+        self.answers = [answers.of_side(state.scores, side, state.rules.target) for side in state.side_of]
         self.seat = seat
         self.draws = rng
         self.hands: dict[tuple[int, int], tuple[float, bool, float]] = {}
@@ -235,7 +237,7 @@ class AnswerRollout(MemoRollout):
             known = self.hands[hand, seat] = (value, solid, self.draws.random())
         value, solid, u = known
         role = "dealer" if seat == state.dealer else "eldest"
-        code = PASS_CODE + self.answers.draw(role, state.high_bid, value, solid, u)
+        code = PASS_CODE + self.answers[seat].draw(role, state.high_bid, value, solid, u)
         return code if code in legal else legal[0]
 
 

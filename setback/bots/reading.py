@@ -101,31 +101,32 @@ class Reader(Sampler):
 class AnswerReader(Reader):
     """A :class:`Reader` that reads the other seat's bids and passes by how ``search`` bids
     (:mod:`setback.bots.answers`) rather than by the tactics' count: a sample is kept with the
-    chance the model gives each bid or pass the seat made with the hand it was dealt there,
-    read against the likeliest hand for it (the pitch is read as the reader reads it)."""
+    chance the model gives each bid or pass the seat made, at the score of the view, with the hand
+    it was dealt there, read against the likeliest hand for it (the pitch is read as the reader
+    reads it)."""
 
     def __init__(self, view: View, answers: Answers, tries: int = TRIES) -> None:
         super().__init__(view, tries)
-        self.answers = answers
         self.rules = view.rules
-        self.readings: list[tuple[int, str, int, int, float]] = []
+        self.readings: list[tuple[int, Answers, str, int, int, float]] = []
         high = 0
         for bid in view.bids:
             amount = bid.amount if isinstance(bid, BidMade) else 0
             if bid.seat != self.seat:
                 role = "dealer" if bid.seat == view.dealer else "eldest"
-                most = answers.most(role, high, amount)
+                at = answers.of_side(view.scores, view.rules.side_of(bid.seat), view.rules.target)
+                most = at.most(role, high, amount)
                 if most > 0:
-                    self.readings.append((bid.seat, role, high, amount, most))
+                    self.readings.append((bid.seat, at, role, high, amount, most))
             high = max(high, amount)
 
     def weight(self, holdings: list[int]) -> float:
         """The chance, against the likeliest, that the sample ``holdings`` bids as the auction went
         and pitches as the pitcher did."""
         weight = 1.0
-        for seat, role, high, amount, most in self.readings:
+        for seat, at, role, high, amount, most in self.readings:
             value, solid = inputs(holdings[seat] | self.played[seat], self.rules)
-            weight *= self.answers.chance(role, high, value, solid, amount) / most
+            weight *= at.chance(role, high, value, solid, amount) / most
         if self.pitch is not None:
             seat, trump, partners = self.pitch
             suit, _ = best_trump(holdings[seat] | self.played[seat], self.players, partners, self.variant)
