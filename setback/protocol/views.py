@@ -68,6 +68,8 @@ POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
 SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
 TRUMP_JSON: Final = {suit.letter: json for suit, json in SUIT_JSON.items()}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
+SUIT_LETTER: Final = {suit: suit.letter for suit in Suit}
+"""Each suit's letter (``Suit.letter`` is a Python property: some 800 instructions a call, compiled)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
@@ -386,7 +388,7 @@ class WireViews:
             self._called = b""
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
-            self.trump = event.trump.letter
+            self.trump = SUIT_LETTER[event.trump]
             self._trump = event.trump
             self._called = b""
         elif kind is PitcherChosen:
