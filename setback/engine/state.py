@@ -595,20 +595,22 @@ class GameState:
             low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
             low_taker = takers[low_card]
             low_seat = low_taker if rules.low is _CAPTURED else low
-            points[side_of[high]] += 1
-            points[side_of[low_seat]] += 1
+            high_side, low_side = side_of[high], side_of[low_seat]
+            points[high_side] = points[high_side] + 1  # (not +=, which mypyc leaves generic on a list's item)
+            points[low_side] = points[low_side] + 1
             if keep:
-                awards.append(Award(_HIGH, 1, side_of[high], high, CARD_AT[high_card]))
-                awards.append(Award(_LOW, 1, side_of[low_seat], low_seat, CARD_AT[low_card]))
+                awards.append(Award(_HIGH, 1, high_side, high, CARD_AT[high_card]))
+                awards.append(Award(_LOW, 1, low_side, low_seat, CARD_AT[low_card]))
         jack = None
         for point, value, card in tables.point_cards:
             taker = takers.get(card)
             if taker is not None:
-                points[side_of[taker]] += value
+                taker_side = side_of[taker]
+                points[taker_side] = points[taker_side] + value
                 if point is _JACK:
                     jack = taker
                 if keep:
-                    awards.append(Award(point, value, side_of[taker], taker, CARD_AT[card]))
+                    awards.append(Award(point, value, taker_side, taker, CARD_AT[card]))
         pips = [
             PIPS_BY_SUIT_BITS[m & SUIT_BITS]
             + PIPS_BY_SUIT_BITS[m >> 13 & SUIT_BITS]
@@ -626,7 +628,7 @@ class GameState:
             elif pitcher_side in leaders:
                 game = pitcher_side
         if game is not None:
-            points[game] += 1
+            points[game] = points[game] + 1
             if keep:
                 awards.append(Award(_GAME, 1, game, None, None))
         bid = self.high_bid
@@ -635,7 +637,7 @@ class GameState:
         deltas[pitcher_side] = points[pitcher_side] if made else -bid
         scores = self.scores
         for side in range(sides):
-            scores[side] += deltas[side]
+            scores[side] = scores[side] + deltas[side]
         outcome = self._decide(pitcher_side, bid, made)
         if self.log is not None:
             result = HandResult(
@@ -684,7 +686,7 @@ def _most(values: list[int]) -> int:
     Python's, looked up and called (some 3,000 instructions a hand each)."""
     most = values[0]
     for value in values:
-        if value > most:
+        if value > most:  # noqa: PLR1730 (``max`` is the call this avoids)
             most = value
     return most
 
