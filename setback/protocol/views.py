@@ -69,7 +69,7 @@ SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
 TRUMP_JSON: Final = {suit.letter: json for suit, json in SUIT_JSON.items()}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
 SUIT_LETTER: Final = {suit: suit.letter for suit in Suit}
-"""Each suit's letter (``Suit.letter`` is a Python property: some 800 instructions a call, compiled)."""
+"""Each suit's letter (``Suit.letter`` is a Python property: some 750 instructions a call, compiled)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
@@ -89,7 +89,7 @@ def _card_json(card: int | None) -> bytes:
 
 def _result_json(r: HandResult) -> bytes:
     """``encode(result_to_wire(r))``, without making the wire's result (its tuples of ints by msgspec:
-    a join of each int's JSON cost some 1,000 instructions more a tuple)."""
+    a join of each int's JSON cost about twice as much)."""
     awards = b",".join([
         b'{"point":%b,"value":%b,"side":%b,"seat":%b,"card":%b}' % (
             POINT_JSON[award.point], _int_json(award.value), _int_json(award.side), _int_json(award.seat),
