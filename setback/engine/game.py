@@ -214,6 +214,11 @@ class Game:
         """The events from ``index`` on (cheaper than slicing :attr:`events`)."""
         return self._log[index:]
 
+    def event_at(self, index: int) -> Event:
+        """The event numbered ``index`` (0: the first; below :attr:`event_count`): a server reads
+        each new one this way, with no list made of them."""
+        return self._log[index]
+
     @property
     def event_count(self) -> int:
         return len(self._log)

@@ -68,6 +68,8 @@ POINT_JSON: Final = {point: _encoder.encode(point.value) for point in Point}
 SUIT_JSON: Final = {suit: _encoder.encode(suit.letter) for suit in Suit}
 TRUMP_JSON: Final = {suit.letter: json for suit, json in SUIT_JSON.items()}
 """Each point's and suit's text as a JSON string (a hand result's awards, its trump)."""
+SUIT_LETTER: Final = {suit: suit.letter for suit in Suit}
+"""Each suit's letter (``Suit.letter`` is a Python property: some 750 instructions a call, compiled)."""
 assert HAND_SIZE < 10, "a hand's size is one digit in the decide line's hand sizes"
 PHASE_JSON: Final = {phase: _encoder.encode(phase) for phase in ("bidding", "playing", "game_over")}
 
@@ -85,12 +87,9 @@ def _card_json(card: int | None) -> bytes:
     return b"null" if card is None else CARD_JSON[card]
 
 
-def _ints_json(values: tuple[int, ...]) -> bytes:
-    return b",".join([_int_json(value) for value in values])
-
-
 def _result_json(r: HandResult) -> bytes:
-    """``encode(result_to_wire(r))``, without making the wire's result."""
+    """``encode(result_to_wire(r))``, without making the wire's result (its tuples of ints by msgspec:
+    a join of each int's JSON cost about twice as much)."""
     awards = b",".join([
         b'{"point":%b,"value":%b,"side":%b,"seat":%b,"card":%b}' % (
             POINT_JSON[award.point], _int_json(award.value), _int_json(award.side), _int_json(award.seat),
@@ -100,13 +99,14 @@ def _result_json(r: HandResult) -> bytes:
     ])
     return (
         b'{"hand_number":%b,"dealer":%b,"pitcher":%b,"bid":%b,"trump":%b,"high":%b,"high_card":%b,"low":%b,'
-        b'"low_card":%b,"jack":%b,"game":%b,"game_pips":[%b],"points":[%b],"set_back":%b,"deltas":[%b],'
-        b'"scores":[%b],"stolen":%b,"low_captured_by":%b,"awards":[%b]}'
+        b'"low_card":%b,"jack":%b,"game":%b,"game_pips":%b,"points":%b,"set_back":%b,"deltas":%b,'
+        b'"scores":%b,"stolen":%b,"low_captured_by":%b,"awards":[%b]}'
     ) % (
         _int_json(r.hand_number), _int_json(r.dealer), _int_json(r.pitcher), _int_json(r.bid), SUIT_JSON[r.trump],
         _int_json(r.high), _card_json(r.high_card), _int_json(r.low), _card_json(r.low_card), _int_json(r.jack),
-        _int_json(r.game), _ints_json(r.game_pips), _ints_json(r.points), b"true" if r.set_back else b"false",
-        _ints_json(r.deltas), _ints_json(r.scores), b"true" if r.stolen else b"false", _int_json(r.low_captured_by),
+        _int_json(r.game), _encoder.encode(r.game_pips), _encoder.encode(r.points), b"true" if r.set_back else b"false",
+        _encoder.encode(r.deltas), _encoder.encode(r.scores), b"true" if r.stolen else b"false",
+        _int_json(r.low_captured_by),
         awards,
     )
 
@@ -386,7 +386,7 @@ class WireViews:
             self._called = b""
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
-            self.trump = event.trump.letter
+            self.trump = SUIT_LETTER[event.trump]
             self._trump = event.trump
             self._called = b""
         elif kind is PitcherChosen:

@@ -169,9 +169,10 @@ class Play:
         """Send the new events, then ask the next seat to act (or finish the game)."""
         game, views = self.game, self.views
         listeners = self.hears.listeners()
-        events = game.events_since(self.sent)
-        self.sent += len(events)
-        for event in events:
+        sent, count = self.sent, game.event_count
+        self.sent = count
+        for index in range(sent, count):  # (each by a native call: a slice of them costs a list)
+            event = game.event_at(index)
             views.note(event)
             if type(event) is HandScored:  # the wire's result, as the views encoded it
                 self.store.add_hand(self.game_id, event.result.hand_number, msgspec.Raw(views.last_result_json))
