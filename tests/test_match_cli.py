@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -9,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -340,15 +342,29 @@ def test_a_wrong_number_of_bots_is_counted_in_plain_english(capsys: pytest.Captu
         assert "4 players" in err and "not 1" in err and "1 bots" not in err
 
 
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """While a child starts: this process catches Ctrl-C, so the child gets the default. A shell
+    starts a background job with SIGINT ignored, and an ignored signal stays ignored across exec
+    (Python then installs no handler): a suite run that way would otherwise send its Ctrl-C to a
+    match that cannot hear it."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")
 def test_ctrl_c_says_how_many_games_are_kept_and_how_to_resume(tmp_path: Path) -> None:
     """Interrupted, `match --out FILE` says on stderr how many games FILE keeps and how to finish."""
     out = tmp_path / "games.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    with interruptible():
+        process = subprocess.Popen(
+            [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
+             "--out", str(out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
     deadline = time.monotonic() + 60
     while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -366,11 +382,12 @@ def test_ctrl_c_twice_stops_a_match_on_several_processes_at_once(tmp_path: Path)
     """A terminal's Ctrl-C reaches every process of the group, and people press it twice: the
     match still stops at once, without tracebacks, and leaves no worker behind."""
     out = tmp_path / "games.jsonl"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
-         "--jobs", "2", "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )
+    with interruptible():
+        process = subprocess.Popen(
+            [sys.executable, "-m", "setback", "match", "random", "random", "--games", "100000", "--seed", "1",
+             "--jobs", "2", "--out", str(out)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
     deadline = time.monotonic() + 60
     while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
         time.sleep(0.02)
