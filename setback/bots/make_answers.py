@@ -71,8 +71,12 @@ def score_of(seed: int, target: int) -> tuple[int, int]:
     where ``search`` bids differently (:func:`setback.bots.answers.context`), are well covered."""
     rng = random.Random(seed * 2 + 1)
     near = range(target - TOP, target)
-    return tuple(rng.choice(near) if rng.random() < 0.6 else rng.randint(-3, target - TOP - 1)
-                 for _ in range(2))  # type: ignore[return-value]
+
+    def one() -> int:
+        return rng.choice(near) if rng.random() < 0.6 else rng.randint(-3, target - TOP - 1)
+
+    first = one()  # seat 0's drawn first
+    return first, one()
 
 
 def _decide(game: Game, seed: int, playouts: int, high: int) -> Row:

@@ -67,9 +67,7 @@ class Host(Protocol):
 class Play:
     """One game at a table, from its first decision to its outcome."""
 
-    def __init__(
-        self, host: Host, game: Game, game_id: int, stood_in: set[int], table_rules: TableRules | None = None
-    ) -> None:
+    def __init__(self, host: Host, game: Game, game_id: int, stood_in: set[int], table_rules: TableRules) -> None:
         self.host = host
         self.table_id = host.id
         self.game = game
@@ -89,8 +87,6 @@ class Play:
         self._spare: Pending | None = None
         """The last decision's, taken for the next one if nothing was set to call back on it (no
         clock, no bot): a decision's new object and its freeing cost some 370 instructions."""
-        self.table_rules = table_rules = TableRules.of(game.rules, table_rules)
-        """The game's rules as the wire and the records have them (the table's games' all alike)."""
         self.views = WireViews(game.rules, table_rules)
         """Every seat's wire view of the game, fed with each of its events."""
         self.sent = 0
