@@ -32,12 +32,15 @@ from setback.commands.common import (
     add_clock_argument,
     add_rules_arguments,
     bot_players,
+    print_json,
     print_rows,
     rules_from,
     setback_command,
     whole_number,
 )
+from setback.commands.records import read_records
 from setback.engine import Game, Rules, game_record
+from setback.match.compare import Comparison, Match, compare
 from setback.match.plan import MatchPlan
 from setback.match.runner import GamePlayer, made_bot, play_with
 from setback.match.runner import play_match as run_match
@@ -337,6 +340,38 @@ def cmd_new_bot(args: argparse.Namespace) -> int:
     return run_new_bot_command(args)
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    matches = []
+    for path in (args.base, args.new):
+        try:
+            matches.append(Match.of(read_records(path)))
+        except (OSError, ValueError) as exc:
+            raise CommandFailedError(f"{path}: {exc}") from None
+    try:
+        comparison = compare(*matches)
+    except ValueError as exc:
+        raise CommandFailedError(str(exc)) from None
+    if args.json:
+        print_json(comparison.as_dict())
+    else:
+        print_comparison(comparison, args.base, args.new)
+    return 0
+
+
+def print_comparison(c: Comparison, base: Path, new: Path) -> None:
+    """The comparison as a table of two rows (each file's first bot) and the difference under it."""
+    interval = f" ({c.interval[0]:+.3f} to {c.interval[1]:+.3f})" if c.interval else ""
+    print_rows(
+        Console(), f"the first bot on the {c.games} games both played ({c.deals} deals)",
+        ["file", "first bot", "against", "score"],
+        ([str(path), players[0], ", ".join(players[1:]), f"{score:.3f}"]
+         for path, players, score in ((base, c.base, c.base_score), (new, c.new, c.new_score))),
+        caption=f"difference {c.difference:+.3f}{interval}, 95% paired by deal; the winner changed in "
+        f"{c.changed} games ({c.deals_up} deals up, {c.deals_down} down)",
+        left={"file", "first bot", "against"},
+    )
+
+
 def register(command: AddCommand) -> None:
     match = command("match", cmd_match, "play seeded bot-vs-bot games and print the result table, "
                     "or test NEW against OLD until a sequential test decides (--sprt)")
@@ -384,6 +419,17 @@ def register(command: AddCommand) -> None:
     watch.add_argument("--ascii", action="store_true", help="suit letters (10H) instead of symbols (10♥)")
     add_clock_argument(watch)
     add_rules_arguments(watch)
+
+    compared = command(
+        "compare", cmd_compare, "compare two matches of the same deals game by game: the first bot's "
+        "score in each and their difference, paired by deal",
+    )
+    compared.add_argument("base", type=Path, metavar="BASE.jsonl", help="the first match's --out file")
+    compared.add_argument(
+        "new", type=Path, metavar="NEW.jsonl",
+        help="the second's, played with the same other bots, --seed and --duplicate (its first bot changed)",
+    )
+    compared.add_argument("--json", action="store_true", help="print the comparison as JSON")
 
     new_bot = command("new-bot", cmd_new_bot, "write NAME.py, a commented bot to start from")
     new_bot.add_argument("name", metavar="NAME", help="the bot's file and class name (a Python identifier)")

@@ -34,13 +34,19 @@ PAIRED_MIN_DEALS = 20
 """Deals a duplicate match needs before a bot's win rate is given an interval paired by deal."""
 
 
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The normal interval of the mean of ``values`` (at least two)."""
+    n = len(values)
+    mean = sum(values) / n
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * spread / math.sqrt(n)
+    return mean - half, mean + half
+
+
 def paired_interval(rates: list[float], z: float = 1.96) -> tuple[float, float]:
     """The normal interval of the mean of per-deal win rates (clamped to 0..1)."""
-    n = len(rates)
-    mean = sum(rates) / n
-    spread = math.sqrt(sum((r - mean) ** 2 for r in rates) / (n - 1))
-    half = z * spread / math.sqrt(n)
-    return max(0.0, mean - half), min(1.0, mean + half)
+    low, high = mean_interval(rates, z)
+    return max(0.0, low), min(1.0, high)
 
 
 class OpenSkill:
