@@ -87,11 +87,16 @@ class GameActions:
         """:meth:`add` of the action whose code is ``code`` (the server's hot path)."""
         self._append(_code_ending(seat, code, by))
 
+    def add_hand(self, number: int, result: bytes) -> None:
+        """The game's hand ``number`` scored: its result as JSON (the wire's hand result, as the
+        views encoded it), a row of the records' ``hands`` written with the turn's actions."""
+        self.turn.add_hand(self.game_id, number, result.decode())
+
     def _append(self, ending: bytes) -> None:
         turn = self.turn
         pieces = turn.pieces
         if self.count == 0:
-            if not pieces:
+            if not pieces and not turn.hands:
                 wake = turn.wake
                 if wake is not None:
                     wake()
@@ -113,6 +118,10 @@ class TurnActions:
         ``,seat,"action",by]``."""
         self.games: list[GameActions] = []
         """The games that took an action this turn, in the order they first did."""
+        self.hands: list[tuple[int, int, str]] = []
+        """The hands scored this turn, in order, as the records' rows: game, hand number, result
+        (JSON). Kept here, where the play adds them natively (the store is Python: a call by
+        name cost some 10,000 instructions a hand)."""
         self.wake: Callable[[], None] | None = None
         """Called at the turn's first action: the turn then ends with a commit (the store's ``wake``)."""
         self._by_id: dict[int, GameActions] = {}
@@ -130,6 +139,21 @@ class TurnActions:
         if game is None:
             game = self._by_id[game_id] = GameActions(self, game_id)
         game.add(seat, action, by)
+
+    def add_hand(self, game_id: int, number: int, result: str) -> None:
+        """Game ``game_id``'s hand ``number`` scored, its result ``result`` (JSON)."""
+        hands = self.hands
+        if not hands and not self.pieces:
+            wake = self.wake
+            if wake is not None:
+                wake()
+        hands.append((game_id, number, result))
+
+    def take_hands(self) -> list[tuple[int, int, str]]:
+        """The hands added since the last take, in order (none are kept)."""
+        hands = self.hands
+        self.hands = []
+        return hands
 
     def take(self) -> tuple[str, str] | None:
         """The journal row's ``actions`` and ``games`` columns, as JSON, for every action added

@@ -155,6 +155,9 @@ def _json(value: object) -> str:
 
 
 _JOURNAL = "INSERT INTO journal (turn, actions, games) VALUES (?, ?, ?)"
+_HAND = "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)"
+"""A hand's row: its game, its number, its result; written after the turn's other queued writes
+(the hands are kept with the turn's actions, :class:`TurnActions`), before its journal row."""
 JournalEntry = tuple[int, int, str, int | bool]
 """A journal row's action: game, seat, action, who chose it (older files may say false/true for 0/1)."""
 _journal_decoder = msgspec.json.Decoder(list[JournalEntry])
@@ -590,7 +593,7 @@ class Store:
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         wake = self.turn.wake
-        if not self._queue and not self.turn.pieces and wake is not None:
+        if not self._queue and not self.turn.pieces and not self.turn.hands and wake is not None:
             wake()
         self._queue.append((sql, args))
 
@@ -598,7 +601,10 @@ class Store:
         """The writes queued so far (this turn's actions as one journal row), to be committed
         by :meth:`write` (on any one thread)."""
         batch, self._queue = self._queue, []
-        row = self.turn.take()
+        turn = self.turn
+        if turn.hands:
+            batch.extend([(_HAND, hand) for hand in turn.take_hands()])
+        row = turn.take()
         if row is not None:
             batch.append((_JOURNAL, (self._next_turn, *row)))
             self._next_turn += 1
@@ -776,7 +782,7 @@ class Store:
 
     def add_hand(self, game_id: int, number: int, result: object) -> None:
         """A hand's result: anything msgspec encodes to JSON (the wire's hand result)."""
-        self._write("INSERT OR REPLACE INTO hands VALUES (?, ?, ?)", (game_id, number, _json(result)))
+        self.turn.add_hand(game_id, number, _json(result))
 
     def finish_game(self, game_id: int, table_id: str, games_played: int, outcome: dict[str, Any]) -> None:
         """The game is over: its outcome, and its last journal turn (this one, where its last action goes)."""
