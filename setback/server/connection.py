@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 import socket
 import time
-from typing import Literal, cast
+from typing import Final, Literal, cast
 
 import structlog
 
-from setback.engine import Action
+from setback.engine import ACTIONS, Action
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
-from setback.protocol.codec import quick_act
+from setback.protocol.codec import CODE_BITS, quick_act, read_act
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -46,6 +46,10 @@ from setback.server.outgoing import LineSink
 from setback.server.seats import RefusedError
 
 log = structlog.get_logger("setback.connection")
+
+_ACTIONS: Final = ACTIONS
+"""The engine's, held here: compiled, a name imported from a module that is not is looked up at each use."""
+_CODE_MASK: Final = (1 << CODE_BITS) - 1
 
 EXTRA_COST: dict[type, int] = {
     ListTables: 9, CreateTable: 19, Join: 9, Spectate: 9, Leave: 9, Ready: 4, AddBot: 9, SendChat: 39,
@@ -145,10 +149,10 @@ class Connection(LineSink):
             self.greeted and 0 < end < self.buffer.limit and data[end] == 10 and self.buffer.between_lines
             and not self.input_held
         ):
-            quick = quick_act(data, end)  # (a line it reads holds no newline: this is exactly one line)
-            if quick is not None:
+            read = read_act(data, end)  # (a line it reads holds no newline: this is exactly one line)
+            if read >= 0:
                 self.last_heard = self.outgoing.heard_at()
-                self._act(data, quick[0], quick[1], None)
+                self._act(data, read >> CODE_BITS, _ACTIONS[read & _CODE_MASK], None)
                 return
         lines, overlong = self.buffer.feed(data)
         if lines:  # only whole lines count as heard: a trickle of bytes keeps nothing alive
