@@ -11,7 +11,6 @@ from typing import Final
 
 import msgspec
 
-from setback.engine import ACTIONS, Action
 from setback.protocol.convert import ACTION_TEXT
 from setback.protocol.errors import Code
 from setback.protocol.messages import ClientMessage, IdOnly, RequestId, ServerMessage
@@ -142,9 +141,14 @@ assert len(ACTION_TEXT) <= 1 << CODE_BITS
 
 
 def read_act(line: bytes, end: int) -> int:
-    """:func:`quick_act`'s request and action code as one number, ``request << CODE_BITS | code``
-    (-1: any other line), for the server's hot path: a pair costs a tuple and the request's int
-    object (15 digits at most, so it fits a machine word with the code)."""
+    """The request and the action's code of an ``act`` that ``line[:end]`` holds written exactly as
+    bots write it: ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and
+    TEXT an action as the server writes it (``legal``'s; no newline in any), as one number:
+    ``request << CODE_BITS | code`` (a pair would cost a tuple and the request's int object; 15
+    digits at most, so it fits a machine word with the code). Read without the decoder, it is
+    what :func:`decode_client` would read of ``line[:end]`` (an :class:`Act` with no ``id``); any
+    other line gives -1 (then the decoder reads it, and says what is wrong with it). The server's
+    hot path: one such line a decision."""
     if not line.startswith(_ACT_HEAD):
         return -1
     first = at = len(_ACT_HEAD)
@@ -164,19 +168,6 @@ def read_act(line: bytes, end: int) -> int:
     if line[at:end] != _ACT_TAILS[code]:  # (one copy and compare, the action's text with what is around it)
         return -1
     return request << CODE_BITS | code
-
-
-def quick_act(line: bytes, end: int) -> tuple[int, Action] | None:
-    """The request and action (read) of an ``act`` that ``line[:end]`` holds written exactly as bots
-    write it: ``{"type":"act","request":N,"action":"TEXT"}``, N in plain decimal digits and TEXT
-    an action as the server writes it (``legal``'s; no newline in any). Read without the decoder,
-    it is what :func:`decode_client` would read of ``line[:end]`` (an :class:`Act` with no
-    ``id``); any other line gives None (then the decoder reads it, and says what is wrong with
-    it). The server's hot path (one such line a decision) reads it as :func:`read_act`."""
-    read = read_act(line, end)
-    if read < 0:
-        return None
-    return read >> CODE_BITS, ACTIONS[read & ((1 << CODE_BITS) - 1)]
 
 
 def decode_server(line: bytes) -> ServerMessage:

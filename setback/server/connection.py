@@ -19,7 +19,7 @@ import structlog
 
 from setback.engine import ACTIONS, Action
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
-from setback.protocol.codec import CODE_BITS, quick_act, read_act
+from setback.protocol.codec import CODE_BITS, read_act
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -242,9 +242,9 @@ class Connection(LineSink):
         ``ready`` a game's start asks of each seat (one a game). The game paces those, and a
         fast bot table must not stall, however many games it plays (the server's hot path)."""
         if self.greeted:
-            quick = quick_act(line, len(line))  # an act as bots write it, read without the decoder (it reads the same)
-            if quick is not None:
-                self._act(line, quick[0], quick[1], None)
+            read = read_act(line, len(line))  # an act as bots write it, read without the decoder (it reads the same)
+            if read >= 0:
+                self._act(line, read >> CODE_BITS, _ACTIONS[read & _CODE_MASK], None)
                 return
         if (
             line.startswith(b'{"type":"act"')  # how bots write it (and mypyc compares it natively; ``find`` is a call)
