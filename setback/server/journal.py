@@ -79,6 +79,8 @@ class GameActions:
         """``,[GAME``: how its action begins, after another."""
         self.key = f'"{game_id}":'
         """``"GAME":``: its key in the row's count of each game's actions."""
+        self.key_one = f'"{game_id}":1,'
+        """Its key and count when it took one action (most turns: a piece fewer to join)."""
         self.count = 0
         """Its actions this turn (it is in the turn's :attr:`TurnActions.games` while not 0)."""
 
@@ -177,8 +179,12 @@ class TurnActions:
         else:
             counts: list[str] = []
             for game in games:
-                counts.append(game.key)
-                counts.append(_COUNTS[game.count] if game.count < 64 else f"{game.count},")
+                count = game.count
+                if count == 1:
+                    counts.append(game.key_one)
+                else:
+                    counts.append(game.key)
+                    counts.append(_COUNTS[count] if count < 64 else f"{count},")
                 game.count = 0
             held = "{" + "".join(counts)[:-1] + "}"
         return "[" + "".join(pieces) + "]", held
