@@ -596,8 +596,8 @@ class Store:
         self._queue.append((sql, args))
 
     def take(self) -> Batch:
-        """The writes queued so far (this turn's actions as one journal row), to be committed
-        by :meth:`write` (on any one thread)."""
+        """The writes queued so far, then this turn's hands and its actions as one journal row,
+        to be committed by :meth:`write` (on any one thread)."""
         batch, self._queue = self._queue, []
         turn = self.turn
         if turn.hands:
