@@ -94,10 +94,13 @@ class Connection(LineSink):
         self.max_write_buffer = config.max_write_buffer
         """``config``'s, read at every write (the config is frozen; this is a native read)."""
         self.buffer = LineBuffer(config.max_line_bytes)
+        self._first: bytes | None = None
         self._out: list[bytes] = []
-        """This turn's lines, written at its end (most of them shared with other peers)."""
+        """This turn's lines, written at its end (most of them shared with other peers): its first
+        (None: none), and those after it. A bot's connection is sent one a turn, its ``decide``,
+        which a list cost some 150 instructions more to hold (its array made and freed)."""
         self._queued = 0
-        """The bytes in :attr:`_out`."""
+        """The bytes of this turn's lines."""
         self._backlog = bytearray()
         """What waits while the transport holds as much as it should (it asked us to pause
         writing): one buffer, so what it costs in memory is what it counts."""
@@ -396,8 +399,7 @@ class Connection(LineSink):
         """Queue a line; the server writes every queued line after this turn's records are committed."""
         if self.transport is None or self.closing:
             return
-        self._out.append(line)
-        if len(self._out) == 1:
+        if self._add(line):
             self.outgoing.queued(self)
         size = len(line)
         self._queued += size
@@ -408,7 +410,7 @@ class Connection(LineSink):
         """Write ``line`` now, after anything still queued, and close."""
         if self.transport is None or self.closing:
             return
-        self._out.append(line)
+        self._add(line)
         self.flush_out()
         self._paused = False  # what waits goes to the transport, which closes once it is read
         self._write_backlog()
@@ -417,8 +419,17 @@ class Connection(LineSink):
         if self.transport is not None:  # (unless the flush found it dead)
             self.transport.close()
 
+    def _add(self, line: bytes) -> bool:
+        """Add ``line`` to this turn's lines; whether it is the first."""
+        if self._first is None:
+            self._first = line
+            return True
+        self._out.append(line)
+        return False
+
     def discard_out(self) -> None:
         """Forget what is queued this turn for this peer (it described records that could not be kept)."""
+        self._first = None
         self._out.clear()
         self._queued = 0
         self._hold(self.holding())
@@ -428,15 +439,20 @@ class Connection(LineSink):
         that frames them), or, while the transport is full, add them to the backlog; drop a
         peer that has stopped reading."""
         transport = self.transport
-        if self._out and transport is not None and not transport.is_closing():
+        first, out = self._first, self._out
+        if first is not None and transport is not None and not transport.is_closing():
             if self._paused or self._backlog:
-                for line in self._out:
+                self._backlog += first
+                for line in out:
                     self._backlog += line
-            elif len(self._out) == 1:
-                transport.write(self._out[0])
+            elif not len(out):  # (a native read of its size)
+                transport.write(first)
             else:
-                transport.writelines(self._out)
-        self._out.clear()
+                out.insert(0, first)
+                transport.writelines(out)
+        self._first = None
+        if len(out):
+            out.clear()
         self._queued = 0
         self.account()
 
@@ -465,6 +481,7 @@ class Connection(LineSink):
 
     def _forget(self) -> None:
         """Nothing queued or waiting for this peer is kept any more."""
+        self._first = None
         self._out.clear()
         self._queued = 0
         self._backlog = bytearray()
