@@ -73,3 +73,21 @@ def test_the_first_action_of_a_turn_wakes_the_server() -> None:
     turn.take()
     game.add(0, "pass", BY_CLOCK)
     assert woken == [0, 0]
+
+
+def test_a_hand_scored_is_kept_with_the_turn_and_wakes_it_when_first() -> None:
+    """A hand's row waits with the turn's actions, in order, until the store takes it; the first
+    write of a turn asks for its end, whichever it is."""
+    woken: list[int] = []
+    turn = TurnActions()
+    turn.wake = lambda: woken.append(len(turn.pieces))
+    game = turn.game(4)
+    game.add_hand(1, b'{"hand_number":1}')
+    turn.add_hand(9, 3, '{"hand_number":3}')
+    game.add(0, "pass", BY_PLAYER)
+    assert woken == [0]
+    assert turn.take_hands() == [(4, 1, '{"hand_number":1}'), (9, 3, '{"hand_number":3}')]
+    assert turn.take_hands() == []
+    turn.take()
+    game.add_hand(2, b"{}")
+    assert woken == [0, 0]

@@ -12,9 +12,21 @@ from deals import cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from setback.engine import MIN_BIDS, Game, HandScored, LowRule, Rules, Setup, Variant, action_of, parse_action
+from setback.engine import (
+    ACTIONS,
+    MIN_BIDS,
+    Action,
+    Game,
+    HandScored,
+    LowRule,
+    Rules,
+    Setup,
+    Variant,
+    action_of,
+    parse_action,
+)
 from setback.protocol import PROTOCOL_VERSION, Code, LineBuffer, ProtocolError, decode_client, decode_server, encode
-from setback.protocol.codec import quick_act
+from setback.protocol.codec import CODE_BITS, read_act
 from setback.protocol.convert import (
     ACTION_TEXT,
     event_to_wire,
@@ -163,6 +175,12 @@ def test_decoding_any_bytes_gives_a_message_or_a_protocol_error(data: bytes) -> 
 
 
 ACT_LINE = b'{"type":"act","request":%b,"action":"%b"}'
+
+
+def quick_act(line: bytes, end: int) -> tuple[int, Action] | None:
+    """What :func:`read_act` reads of ``line[:end]``: the request and the action (None: nothing)."""
+    read = read_act(line, end)
+    return None if read < 0 else (read >> CODE_BITS, ACTIONS[read & ((1 << CODE_BITS) - 1)])
 
 
 @pytest.mark.parametrize(("request_text", "action"), [

@@ -56,6 +56,53 @@ def test_interleaved_games_read_back_in_order_before_and_after_they_finish(tmp_p
         assert (row.finished is not None) == (game_id == finished)
 
 
+def test_a_hands_result_is_written_with_its_turn_by_the_store_and_by_a_games_journal(tmp_path: Path) -> None:
+    """The play keeps a hand's row with the turn's actions (``GameActions.add_hand``, the JSON as the
+    views made it); a tool calls ``Store.add_hand``: the same row, committed with the turn."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    game_id = store.start_game("t0", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    journal = store.turn.game(game_id)
+    journal.add_code(0, 52, 0)
+    journal.add_hand(1, b'{"hand_number":1,"points":[1,0]}')
+    store.add_hand(game_id, 2, {"hand_number": 2, "points": [0, 1]})
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 0  # not before the commit
+    store.commit()
+    store.close()
+    with sqlite3.connect(db) as raw:
+        rows = raw.execute("SELECT game_id, number, result FROM hands ORDER BY number").fetchall()
+    assert rows == [
+        (game_id, 1, '{"hand_number":1,"points":[1,0]}'), (game_id, 2, '{"hand_number":2,"points":[0,1]}'),
+    ]
+
+
+def test_a_commit_that_fails_keeps_none_of_its_writes_and_the_next_commits(tmp_path: Path) -> None:
+    """A turn's writes are one transaction: when one of them fails, none is kept (the turn's
+    journal row neither), and the store commits the next turn's as before."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    kept = store.start_game("t0", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    with sqlite3.connect(db) as raw:
+        raw.execute("ALTER TABLE hands RENAME TO hands_gone")
+    lost = store.start_game("t1", 0, 2, RULES, ["a", "b"], False)
+    store.add_action(kept, 0, "pass", 0)
+    store.add_hand(kept, 1, {"hand_number": 1})
+    with pytest.raises(sqlite3.OperationalError):
+        store.commit()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT id FROM games").fetchall() == [(kept,)]
+        assert raw.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
+    store.add_action(kept, 1, "bid 2", 0)
+    store.commit()
+    row = store.game(kept)
+    assert row is not None and row.actions == [(1, "bid 2", 0)]
+    assert store.game(lost) is None
+    store.close()
+
+
 def test_a_games_end_copies_and_deletes_nothing_and_every_game_reads_back(tmp_path: Path) -> None:
     """Games end at staggered turns while others go on and new ones start: the journal keeps
     every action once, and each game, one at a time or all in one pass, reads back its own."""

@@ -13,13 +13,13 @@ import asyncio
 import contextlib
 import socket
 import time
-from typing import Literal, cast
+from typing import Final, Literal, cast
 
 import structlog
 
-from setback.engine import Action
+from setback.engine import ACTIONS, Action
 from setback.protocol import FATAL, Code, LineBuffer, ProtocolError, decode_client, encode, request_id
-from setback.protocol.codec import quick_act
+from setback.protocol.codec import CODE_BITS, read_act
 from setback.protocol.messages import (
     Act,
     AddBot,
@@ -46,6 +46,10 @@ from setback.server.outgoing import LineSink
 from setback.server.seats import RefusedError
 
 log = structlog.get_logger("setback.connection")
+
+_ACTIONS: Final = ACTIONS
+"""The engine's, held here: compiled, a name imported from a module that is not is looked up at each use."""
+_CODE_MASK: Final = (1 << CODE_BITS) - 1
 
 EXTRA_COST: dict[type, int] = {
     ListTables: 9, CreateTable: 19, Join: 9, Spectate: 9, Leave: 9, Ready: 4, AddBot: 9, SendChat: 39,
@@ -90,10 +94,13 @@ class Connection(LineSink):
         self.max_write_buffer = config.max_write_buffer
         """``config``'s, read at every write (the config is frozen; this is a native read)."""
         self.buffer = LineBuffer(config.max_line_bytes)
+        self._first: bytes | None = None
         self._out: list[bytes] = []
-        """This turn's lines, written at its end (most of them shared with other peers)."""
+        """This turn's lines, written at its end (most of them shared with other peers): its first
+        (None: none), and those after it. A bot's connection is sent one a turn, its ``decide``,
+        which a list cost some 150 instructions more to hold (its array made and freed)."""
         self._queued = 0
-        """The bytes in :attr:`_out`."""
+        """The bytes of this turn's lines."""
         self._backlog = bytearray()
         """What waits while the transport holds as much as it should (it asked us to pause
         writing): one buffer, so what it costs in memory is what it counts."""
@@ -145,10 +152,10 @@ class Connection(LineSink):
             self.greeted and 0 < end < self.buffer.limit and data[end] == 10 and self.buffer.between_lines
             and not self.input_held
         ):
-            quick = quick_act(data, end)  # (a line it reads holds no newline: this is exactly one line)
-            if quick is not None:
+            read = read_act(data, end)  # (a line it reads holds no newline: this is exactly one line)
+            if read >= 0:
                 self.last_heard = self.outgoing.heard_at()
-                self._act(data, quick[0], quick[1], None)
+                self._act(data, read >> CODE_BITS, _ACTIONS[read & _CODE_MASK], None)
                 return
         lines, overlong = self.buffer.feed(data)
         if lines:  # only whole lines count as heard: a trickle of bytes keeps nothing alive
@@ -238,9 +245,9 @@ class Connection(LineSink):
         ``ready`` a game's start asks of each seat (one a game). The game paces those, and a
         fast bot table must not stall, however many games it plays (the server's hot path)."""
         if self.greeted:
-            quick = quick_act(line, len(line))  # an act as bots write it, read without the decoder (it reads the same)
-            if quick is not None:
-                self._act(line, quick[0], quick[1], None)
+            read = read_act(line, len(line))  # an act as bots write it, read without the decoder (it reads the same)
+            if read >= 0:
+                self._act(line, read >> CODE_BITS, _ACTIONS[read & _CODE_MASK], None)
                 return
         if (
             line.startswith(b'{"type":"act"')  # how bots write it (and mypyc compares it natively; ``find`` is a call)
@@ -392,8 +399,7 @@ class Connection(LineSink):
         """Queue a line; the server writes every queued line after this turn's records are committed."""
         if self.transport is None or self.closing:
             return
-        self._out.append(line)
-        if len(self._out) == 1:
+        if self._add(line):
             self.outgoing.queued(self)
         size = len(line)
         self._queued += size
@@ -404,7 +410,7 @@ class Connection(LineSink):
         """Write ``line`` now, after anything still queued, and close."""
         if self.transport is None or self.closing:
             return
-        self._out.append(line)
+        self._add(line)
         self.flush_out()
         self._paused = False  # what waits goes to the transport, which closes once it is read
         self._write_backlog()
@@ -413,8 +419,17 @@ class Connection(LineSink):
         if self.transport is not None:  # (unless the flush found it dead)
             self.transport.close()
 
+    def _add(self, line: bytes) -> bool:
+        """Add ``line`` to this turn's lines; whether it is the first."""
+        if self._first is None:
+            self._first = line
+            return True
+        self._out.append(line)
+        return False
+
     def discard_out(self) -> None:
         """Forget what is queued this turn for this peer (it described records that could not be kept)."""
+        self._first = None
         self._out.clear()
         self._queued = 0
         self._hold(self.holding())
@@ -424,15 +439,20 @@ class Connection(LineSink):
         that frames them), or, while the transport is full, add them to the backlog; drop a
         peer that has stopped reading."""
         transport = self.transport
-        if self._out and transport is not None and not transport.is_closing():
+        first, out = self._first, self._out
+        if first is not None and transport is not None and not transport.is_closing():
             if self._paused or self._backlog:
-                for line in self._out:
+                self._backlog += first
+                for line in out:
                     self._backlog += line
-            elif len(self._out) == 1:
-                transport.write(self._out[0])
+            elif not len(out):  # (a native read of its size)
+                transport.write(first)
             else:
-                transport.writelines(self._out)
-        self._out.clear()
+                out.insert(0, first)
+                transport.writelines(out)
+        self._first = None
+        if len(out):
+            out.clear()
         self._queued = 0
         self.account()
 
@@ -461,6 +481,7 @@ class Connection(LineSink):
 
     def _forget(self) -> None:
         """Nothing queued or waiting for this peer is kept any more."""
+        self._first = None
         self._out.clear()
         self._queued = 0
         self._backlog = bytearray()

@@ -14,8 +14,6 @@ import secrets
 from collections.abc import Callable
 from typing import Final, Protocol
 
-import msgspec
-
 from setback.engine import Action, Game, HandScored, parse_action
 from setback.protocol import Code
 from setback.protocol.messages import SEED_LIMIT, GameStarted, RequestId, Snapshot, TimedOutEvent, TurnEvent
@@ -171,7 +169,7 @@ class Play:
             event = game.event_at(index)
             views.note(event)
             if type(event) is HandScored:  # the wire's result, as the views encoded it
-                self.store.add_hand(self.game_id, event.result.hand_number, msgspec.Raw(views.last_result_json))
+                self.journal.add_hand(event.result.hand_number, views.last_result_json)
             if listeners:
                 self.hears.send_event(event, listeners, views)
         to_act = game.to_act
