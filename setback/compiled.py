@@ -29,6 +29,7 @@ MODULES: Final = (
     "setback.engine.deck",
     "setback.engine.events",
     "setback.engine.game",
+    "setback.engine.position",
     "setback.engine.record",
     "setback.engine.state",
     "setback.engine.tables",

@@ -9,6 +9,7 @@ decisions and the same draws of the random generator, compiled or not.
 
 from __future__ import annotations
 
+import math
 import random
 
 from setback.bots.tactics import PIPS, TRUMPS, bid_amount, cards, choose_bid, follow_card, lead_card, pitch_card
@@ -127,10 +128,49 @@ def deal_within_voids(
                 dealt = False
                 break
             mask = 0
-            for card in rng.sample(pool, size):
+            for card in sample(rng, pool, size):
                 mask |= 1 << card
             holdings[other] = mask
             left &= ~mask
         if dealt:
             return holdings
     raise AssertionError("the cards left cannot fill the other hands")
+
+
+def sample(rng: random.Random, population: list[int], k: int) -> list[int]:
+    """``rng.sample(population, k)``: the same cards, drawn by the same calls of ``rng``
+    (CPython 3.11's algorithm, spelled out to run compiled; a subclass of :class:`random.Random`
+    is asked itself, as it may draw otherwise)."""
+    if type(rng) is not random.Random:
+        return rng.sample(population, k)
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    result = [0] * k
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            j = _below(rng, n - i)
+            result[i] = pool[j]
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for i in range(k):
+            j = _below(rng, n)
+            while j in selected:
+                j = _below(rng, n)
+            selected.add(j)
+            result[i] = population[j]
+    return result
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)`` of :class:`random.Random`: a number in ``[0, n)`` from its bits."""
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
