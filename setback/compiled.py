@@ -29,12 +29,15 @@ MODULES: Final = (
     "setback.engine.deck",
     "setback.engine.events",
     "setback.engine.game",
+    "setback.engine.position",
     "setback.engine.record",
     "setback.engine.state",
     "setback.engine.tables",
     "setback.engine.trick",
+    "setback.bots.playout",
     "setback.bots.seat",
     "setback.bots.solver",
+    "setback.bots.tactics",
     "setback.protocol.codec",
     "setback.protocol.convert",
     "setback.protocol.views",
@@ -53,7 +56,9 @@ MODULES: Final = (
     "setback.server.turnclock",
 )
 """What runs for every decision a server handles (see ``setback bench server``) or a match plays
-(``setback bench match``: the seat and the record)."""
+(``setback bench match``: the seat and the record), and the rollouts of the search bots (the
+tactics, the policy and the sampler's deal of ``setback.bots.playout``, the state built from a
+view, the solver)."""
 
 GROUP: Final = "setback._compiled"
 """mypyc's name for the compiled group: its shared library is ``setback/_compiled__mypyc``."""

@@ -31,6 +31,8 @@ class BlindRollout(Rollout):
     read from it: the deciding seat, its hand, the trick) and ``shown`` each seat's voids shown
     before the decision (:func:`setback.bots.search.voids`)."""
 
+    plays_by_policy = False
+
     def __init__(self, state: GameState, club: bool = True, shown: Sequence[int] = ()) -> None:
         super().__init__(state, club)
         self.deck = mask_of(state.rules.of_variant.deck)

@@ -125,10 +125,10 @@ class MemoRollout(Rollout):
     bid, a sample's play after the auction is worked out once for each seat that may pitch and
     replayed for every bid that leaves that seat the pitcher."""
 
+    memo = True
+
     def __init__(self, state: GameState, club: bool = True) -> None:
         super().__init__(state, club)
-        self.amounts: dict[tuple[int, int], int] = {}
-        self.pitches: dict[tuple[int, int], int] = {}
         self.plays: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
 
     def play_out(self, state: GameState) -> None:
@@ -151,26 +151,14 @@ class MemoRollout(Rollout):
     def finish(self, state: GameState, hand: int) -> list[int]:
         """Play the rest of hand number ``hand`` in ``state`` (the auction over) by the policy,
         and return its actions, to be replayed for the other bids."""
+        if self.plays_by_policy:
+            return self.policy.finish(state, hand)
         plays = []
         while not hand_over(state, hand):
             code = self.action(state)
             plays.append(code)
             state.apply_action(code)
         return plays
-
-    def amount(self, hand: int, seat: int) -> int:
-        key = (hand, seat)
-        amount = self.amounts.get(key)
-        if amount is None:
-            amount = self.amounts[key] = super().amount(hand, seat)
-        return amount
-
-    def pitch(self, hand: int, seat: int) -> int:
-        key = (hand, seat)
-        card = self.pitches.get(key)
-        if card is None:
-            card = self.pitches[key] = super().pitch(hand, seat)
-        return card
 
 
 def point_difference(state: GameState, before: list[int], side: int) -> float:

@@ -35,16 +35,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from setback.bots.base import Bot
-from setback.bots.tactics import (
-    PIPS,
-    TRUMPS,
-    bid_amount,
-    cards,
-    choose_bid,
-    follow_card,
-    lead_card,
-    pitch_card,
-)
+from setback.bots.playout import Policy, deal_within_voids
+from setback.bots.tactics import bid_amount
 from setback.engine import (
     ACTIONS,
     Action,
@@ -150,93 +142,59 @@ class Sampler:
 
     def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
         """A sample that keeps every void shown (dropped only if no such sample is found)."""
-        for attempt in range(tries + 1):
-            holdings = [0] * len(self.sizes)
-            holdings[self.seat] = self.own
-            left = self.unknown
-            for seat in self.order:
-                allowed = left if attempt == tries else left & ~self.voids[seat]
-                pool = cards(allowed)
-                if len(pool) < self.sizes[seat]:
-                    break
-                for card in rng.sample(pool, self.sizes[seat]):
-                    holdings[seat] |= 1 << card
-                left &= ~holdings[seat]
-            else:
-                return holdings
-        raise AssertionError("the cards left cannot fill the other hands")
+        return deal_within_voids(rng, self.seat, self.own, self.unknown, self.order, self.voids, self.sizes, tries)
 
 
 class Rollout:
     """The cheap policy every seat follows when a sampled hand is played out; with ``club``, the
-    dealer takes the steal as the tactics do."""
+    dealer takes the steal as the tactics do.
+
+    The policy is :class:`setback.bots.playout.Policy` (compiled with the engine). A subclass may
+    bid by its own :meth:`action`; one that plays its cards by its own too (from the pitch on)
+    says so with :attr:`plays_by_policy` False, so that the play is not left to the policy.
+    """
+
+    memo = False
+    """Whether each hand's bid and pitch are worked out once for the rollout's life."""
+    plays_by_policy = True
+    """Whether :meth:`action` is the policy's once the auction is over."""
 
     def __init__(self, state: GameState, club: bool = True) -> None:
-        rules = state.rules
-        self.players = rules.players
-        self.side_of = state.side_of
-        self.partners = tuple(len(rules.seats_of(rules.side_of(s))) - 1 for s in range(self.players))
-        self.steals = club and rules.dealer_steal
-        self.smudge = rules.smudge
-        self.top = rules.top_bid
-        self.variant = rules.variant
-        self.trumps = TRUMPS[rules.variant]
+        self.policy = policy = Policy(state, club, self.memo)
+        self.players = policy.players
+        self.side_of = policy.side_of
+        self.partners = policy.partners
+        self.steals = policy.steals
+        self.smudge = policy.smudge
+        self.top = policy.top
+        self.variant = policy.variant
+        self.trumps = policy.trumps
 
     def action(self, state: GameState) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        seat = state.to_act
-        hand = state.hands[seat]
-        if state.phase is Phase.BIDDING:
-            pitcher = state.pitcher
-            partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
-            amount = self.amount(hand, seat)
-            return choose_bid(legal, amount, state.high_bid, partner_high, self.steals, self.smudge, self.top)
-        trump = state.trump
-        if trump is None:
-            return self.pitch(hand, seat)
-        t = self.trumps[trump]
-        trick = state.trick
-        hands = state.hands
-        if not trick:
-            others = 0
-            for mask in hands:
-                others |= mask
-            return lead_card(hand, t, others & ~hand)
-        after = 0
-        nxt = state.next_seat
-        other = nxt[seat]
-        while other != state.leader:
-            after |= hands[other]
-            other = nxt[other]
-        values = t.values
-        value = 0
-        for card in trick:
-            value += 10 if values[card] else PIPS[card]
-        return follow_card(
-            legal, t, trick[0], state.best, self.side_of[state.winner] == self.side_of[seat],
-            len(trick) == self.players - 1, value, after,
-        )
+        return self.policy.action(state)
 
     def amount(self, hand: int, seat: int) -> int:
         """What ``seat`` bids holding ``hand``: the tactics' point count."""
-        return bid_amount(hand, self.players, self.partners[seat], 0.0, self.variant)
+        return self.policy.amount(hand, seat)
 
     def pitch(self, hand: int, seat: int) -> int:
         """The card ``seat`` pitches holding ``hand``: the tactics'."""
-        return pitch_card(hand, self.players, self.partners[seat], self.variant)
+        return self.policy.pitch(hand, seat)
 
     def play_out(self, state: GameState) -> None:
         """Play the hand in progress to its end (or the game's)."""
         hand = state.hand_number
-        while state.hand_number == hand and state.phase is not Phase.GAME_OVER:
+        while state.phase is Phase.BIDDING and state.hand_number == hand:
+            state.apply_action(self.action(state))
+        if self.plays_by_policy:
+            self.policy.play_out(state, hand)
+            return
+        while not hand_over(state, hand):
             state.apply_action(self.action(state))
 
 
 def hand_over(state: GameState, hand: int) -> bool:
-    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won).
-    (:meth:`Rollout.play_out` spells it out inline: it is the rollouts' inner loop.)"""
+    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
     return state.hand_number != hand or state.phase is Phase.GAME_OVER
 
 def hand_value(state: GameState, before: list[int], side: int) -> float:

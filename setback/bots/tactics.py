@@ -168,18 +168,27 @@ def pitch_value(hand: int, t: Trumps, players: int, partners: int = 0) -> float:
         jack = min(0.95, 0.5 + 0.2 * guards + 0.1 * partners)
     else:
         jack = dealt * min(0.5, 0.08 * length + 0.15 * (top > JACK)) * (1 + partners)
-    tens = sum(1 for s in range(4) if hand >> (13 * s + TEN) & 1)
+    tens = 0
+    for suit in range(4):
+        tens += hand >> (13 * suit + TEN) & 1
     game = min(0.9, share * (0.6 + 0.12 * length + 0.2 * (trumps >> TEN & 1) + 0.1 * tens))
     return high + low_point + jack + game + (_card_points(hand, t, length, partners, dealt) if t.others else 0.0)
 
 
 def _card_points(hand: int, t: Trumps, length: int, partners: int, dealt: float) -> float:
     """What the variant's card points other than the jack are worth to the pitcher's side."""
-    bosses = sum(hand >> card & 1 for card in t.order[:3])
+    order = t.order
+    place = t.place
+    bosses = 0
+    for card in order[:3]:
+        bosses += hand >> card & 1
     total = 0.0
     for card, value in t.others:
         if hand >> card & 1:
-            above = sum(hand >> c & 1 for c in t.order if t.place[c] > t.place[card])
+            above = 0
+            for c in order:
+                if place[c] > place[card]:
+                    above += hand >> c & 1
             if t.place[card] >= t.ten_place:  # kept like the jack, behind the trumps above it
                 chance = min(0.95, 0.5 + 0.2 * above + 0.1 * max(0, length - 2) + 0.1 * partners)
             else:  # played under a trump of the side that wins the trick
@@ -198,16 +207,22 @@ def pitchable(hand: int, suit: int) -> int:
 def best_trump(hand: int, players: int, partners: int = 0, variant: Variant = Variant.STANDARD) -> tuple[int, float]:
     """The suit the hand would pitch (one it holds a card to pitch for) and the points it expects there."""
     trumps = TRUMPS[variant]
-    return max(
-        ((s, pitch_value(hand, trumps[s], players, partners)) for s in range(4) if pitchable(hand, s)),
-        key=lambda sv: sv[1],
-    )
+    best = -1
+    most = 0.0
+    for suit in range(4):
+        if pitchable(hand, suit):
+            value = pitch_value(hand, trumps[suit], players, partners)
+            if best < 0 or value > most:
+                best, most = suit, value
+    if best < 0:
+        raise ValueError("a hand with no card to pitch has no best trump")
+    return best, most
 
 
 def near_solid(hand: int, trump: int) -> bool:
     """A hand for a bid of 4: the ace, the jack and the ten of trump and at least two more trumps."""
     trumps = (hand >> (13 * trump)) & 0x1FFF
-    return all(trumps >> r & 1 for r in (ACE, JACK, TEN)) and trumps.bit_count() >= 5
+    return bool(trumps >> ACE & 1 and trumps >> JACK & 1 and trumps >> TEN & 1) and trumps.bit_count() >= 5
 
 
 def bid_amount(
@@ -284,14 +299,29 @@ def lead_card(hand: int, t: Trumps, unseen: int, low: int = -1) -> int:
             mine = hand & t.suit_masks[suit]
             if suit != t.suit and mine and mine.bit_length() > (unseen & t.suit_masks[suit]).bit_length():
                 return mine.bit_length() - 1
-    return min(cards(hand), key=lambda c: _junk_key(c, t, low))
+    return junk(cards(hand), t, low)
 
 
-def _junk_key(card: int, t: Trumps, low: int = -1) -> tuple[bool, int, int]:
+def junk(pool: tuple[int, ...] | list[int], t: Trumps, low: int = -1) -> int:
+    """The first card of ``pool`` to throw away (the least by :func:`_junk_key`)."""
+    best = -1
+    least = 0
+    for card in pool:
+        key = _junk_key(card, t, low)
+        if best < 0 or key < least:
+            best, least = card, key
+    if best < 0:
+        raise ValueError("no card to throw away")
+    return best
+
+
+def _junk_key(card: int, t: Trumps, low: int = -1) -> int:
     """Order to throw cards away: not a point card of trump such as the jack (nor the low trump to
-    be captured), few pips, trumps late, low first."""
-    kept = bool(t.values[card]) or card == low
-    return (kept, PIPS[card] + 20 * (t.place[card] >= t.ten_place), t.key[card])
+    be captured), few pips, trumps late, low first (one number, compared as those three in turn:
+    pips are below 100, and so is a card's :attr:`Trumps.key`)."""
+    kept = 1 if t.values[card] or card == low else 0
+    pips = PIPS[card] + (20 if t.place[card] >= t.ten_place else 0)
+    return 10000 * kept + 100 * pips + t.key[card]
 
 
 def likely_low(hand: int, trump: int, unseen: int, trick: int, taken: int, in_play: float) -> int:
@@ -347,8 +377,14 @@ def follow_card(
     if partner_winning:
         safe = last or (best >= 100 and best - 100 >= out_top)
         if safe:
-            return max(legal, key=lambda c: (_gift(c, t, low), -row[c]))
-        return min(legal, key=lambda c: _junk_key(c, t, low))
+            best_gift = -1
+            gift = weakest = 0
+            for card in legal:  # the greatest gift, the weakest card of those
+                value = _gift(card, t, low)
+                if best_gift < 0 or value > gift or (value == gift and row[card] < weakest):
+                    best_gift, gift, weakest = card, value, row[card]
+            return best_gift
+        return junk(legal, t, low)
     winners = [c for c in legal if row[c] > best]
     if winners:
         boss = [c for c in winners if t.place[c] > out_top]
@@ -357,10 +393,13 @@ def follow_card(
             scoring = [c for c in pool if (c < 52 and c % 13 == TEN) or t.values[c]]
             if scoring:
                 return scoring[0]
-            cheapest = min(pool, key=lambda c: row[c])
+            cheapest = pool[0]
+            for card in pool:
+                if row[card] < row[cheapest]:
+                    cheapest = card
             if trick_value or t.place[cheapest] < t.ten_place:
                 return cheapest
-    return min(legal, key=lambda c: _junk_key(c, t, low))
+    return junk(legal, t, low)
 
 
 def _gift(card: int, t: Trumps, low: int = -1) -> int:
