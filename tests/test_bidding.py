@@ -83,8 +83,8 @@ def test_the_model_changes_the_heads_up_bid_only_as_an_option() -> None:
     for seed in range(12):
         game = Game(Rules(players=2), seed)
         view = game.view(game.to_act)
-        with_model = ExpertBot(seed, budget_ms=None, playouts=60).bid(view)
-        without = ExpertBot(seed, budget_ms=None, playouts=60, bid_model=False).bid(view)
+        with_model = ExpertBot(seed, budget_ms=None, playouts=60, answer=False).bid(view)  # the model alone
+        without = ExpertBot(seed, budget_ms=None, playouts=60, answer=False, bid_model=False).bid(view)
         differ += with_model != without
     assert differ > 0
 

@@ -34,8 +34,8 @@ hand is no longer left to the tactics' guesses; with ``heuristic_ties``, a tie g
 bot's card (else to the first legal card, as before; not yet screened either way). With
 ``bid_solve``, heads up, a bid's play-outs are played so too (:class:`SolvedRollout`).
 
-With ``answer`` (heads up, at a table :mod:`setback.bots.answers` has a model for: the standard
-game), the other seat bids as ``search`` was recorded bidding at the score of the hand rather
+With ``answer`` (on by default; heads up, at a table :mod:`setback.bots.answers` has a model for:
+the standard game), the other seat bids as ``search`` was recorded bidding at the score of the hand rather
 than by the tactics' count: its bids and passes are read by that model (``answer_read``,
 :class:`setback.bots.reading.AnswerReader`) and, in a bid's rollouts, its answer is drawn from it
 (``answer_rollouts``, :class:`AnswerRollout`).
@@ -90,9 +90,11 @@ from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, 
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
-PLAYOUTS_HEADS_UP = 1200
-"""Rollouts per decision heads up: since a bid's rollouts replay the play after the auction,
-1200 take about the time 900 took (27.9 ms a decision against 25.3-30.4 in matches)."""
+PLAYOUTS_HEADS_UP = 3600
+"""Rollouts per decision heads up: with the rollouts compiled (:mod:`setback.bots.playout`),
+3600 take about the time 1200 took before (setback/benchmarks/README.md, "Compiled rollouts"),
+and with ``answer`` they scored +0.07 against 1200 without it, paired on 400 games against
+``search`` ("Three times the rollouts")."""
 BIDS = 1.0
 """A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
@@ -296,7 +298,7 @@ class ExpertBot(SearchBot):
         explore: float = EXPLORE,
         ucb_root: bool = False,
         widen: float = WIDEN,
-        answer: bool = False,
+        answer: bool = True,
         answer_read: bool = True,
         answer_rollouts: bool = True,
     ) -> None:
