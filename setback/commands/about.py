@@ -76,6 +76,12 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "heartbeats and the reconnection by token (kept in seats.json in your data folder, so a bot "
         "restarted sits down where it was, and says so); it logs to stderr, and its stdout stays its own.",
     ),
+    "compare": (
+        "Pairs two --out files of the same match (the same other bots, --seed and --duplicate, the "
+        "first bot changed) game by game: each first bot's score on the games both played, their "
+        "difference with a 95% interval by deal, and the games whose winner changed. Refuses files "
+        "dealt differently. --json prints the same as one object.",
+    ),
     "new-bot": ("Writes NAME.py, a commented bot to start from, and says how to run it.",),
     "check-bot": (
         "Puts a bot (a SPEC or cmd:PROGRAM) through the situations spec.md describes, on servers of its "
