@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from setback.bots.search import Rollout
-from setback.bots.tactics import PIPS, follow_card, lead_card
+from setback.bots.tactics import lead_card
 from setback.engine import GameState, Phase, mask_of
 
 
@@ -114,11 +114,4 @@ class BlindRollout(Rollout):
         while other != state.leader:
             after |= unseen & ~voids[other]
             other = nxt[other]
-        values = t.values
-        value = 0
-        for card in trick:
-            value += 10 if values[card] else PIPS[card]
-        return follow_card(
-            legal, t, trick[0], state.best, self.side_of[state.winner] == self.side_of[seat],
-            len(trick) == self.players - 1, value, after,
-        )
+        return self.policy.follow(state, legal, t, seat, after)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 
-from setback.bots.tactics import PIPS, TRUMPS, bid_amount, cards, choose_bid, follow_card, lead_card, pitch_card
+from setback.bots.tactics import PIPS, TRUMPS, Trumps, bid_amount, cards, choose_bid, follow_card, lead_card, pitch_card
 from setback.engine import GameState, Phase
 
 
@@ -64,6 +64,12 @@ class Policy:
         while other != state.leader:
             after |= hands[other]
             other = nxt[other]
+        return self.follow(state, legal, t, seat, after)
+
+    def follow(self, state: GameState, legal: tuple[int, ...], t: Trumps, seat: int, after: int) -> int:
+        """The tactics' card for ``seat`` following to the trick in ``state``, ``after`` the cards
+        the seats still to play to it may hold."""
+        trick = state.trick
         values = t.values
         value = 0
         for card in trick:

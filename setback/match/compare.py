@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from setback.engine import Rules
 from setback.engine.record import rules_of
 from setback.match.tally import mean_interval
 
@@ -43,17 +44,18 @@ class Match:
         no match's records or not all of one match."""
         games: dict[int, Played] = {}
         first: dict[str, Any] | None = None
+        rules = Rules()
         for record in records:
             if "match" not in record:
                 raise ValueError("a record with no match data: compare the files of `setback match --out`")
             if first is None:
-                first = record
+                first, rules = record, rules_of(record["rules"])
             elif (bots_of(record), record["match"]["seed"], record["rules"]) != (
                 bots_of(first), first["match"]["seed"], first["rules"]
             ):
                 raise ValueError(f"game {record['match']['game']} is of another match than game "
                                  f"{first['match']['game']} (its bots, seed or rules differ)")
-            games[record["match"]["game"]] = played(record)
+            games[record["match"]["game"]] = played(record, rules)
         if first is None:
             raise ValueError("no games in the file")
         return cls(bots_of(first), first["match"]["seed"], first["rules"], games)
@@ -68,9 +70,8 @@ def bots_of(record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(bots)
 
 
-def played(record: dict[str, Any]) -> Played:
-    """The game of one record."""
-    rules = rules_of(record["rules"])
+def played(record: dict[str, Any], rules: Rules) -> Played:
+    """The game of one record, played by ``rules``."""
     seating = tuple(record["match"]["seating"])
     winner = record["outcome"]["winner"]
     won = any(bot == 0 and rules.side_of(seat) == winner for seat, bot in enumerate(seating))
