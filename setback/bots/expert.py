@@ -86,7 +86,7 @@ from setback.bots.search import (
 from setback.bots.solver import Solver, solvable
 from setback.bots.tree import EXPLORE, WIDEN, TreeRollout, most_visited
 from setback.bots.tree import search as tree_search
-from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
+from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Positions, Rules, View
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
@@ -511,6 +511,7 @@ class ExpertBot(SearchBot):
         assert self.playouts is not None
         deadline = decision_deadline(time.perf_counter(), self.budget_ms, view)
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
 
         samples = -(-self.playouts // len(view.legal))
@@ -519,7 +520,7 @@ class ExpertBot(SearchBot):
 
         def determinize() -> GameState:
             if len(deals) < samples:
-                deals.append(state_from_view(view, sampler.deal(self.rng)))
+                deals.append(positions.state(sampler.deal(self.rng)))
             state = deals[drawn[0] % samples].clone(self.rng)
             drawn[0] += 1
             return state
@@ -541,10 +542,11 @@ class ExpertBot(SearchBot):
         side = view.rules.side_of(view.seat)
         legal = [a.code for a in view.legal]
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
-            root = state_from_view(view, sampler.deal(self.rng))
+            root = positions.state(sampler.deal(self.rng))
             assert cards_left(root) <= self.solved_cards(view.rules.players)
             solvers: dict[int, Solver] = {}
             for i, code in enumerate(legal):

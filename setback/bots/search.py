@@ -4,8 +4,9 @@ For each decision the bot samples the hidden cards many times (a determinization
 other seats' hands, consistent with everything the seat knows: its own hand, the cards
 played, the voids a seat showed by playing neither the suit led nor trump, and how
 many cards each seat holds; undealt cards are unknown; and, with ``infer_bids``,
-hands that would have bid what each other seat bid), rebuilds the game with
-:func:`setback.engine.state_from_view`, and plays every legal action out to the end of
+hands that would have bid what each other seat bid), rebuilds the game as
+:func:`setback.engine.state_from_view` does (:class:`setback.engine.Positions`), and plays
+every legal action out to the end of
 the hand with the cheap policy of :mod:`setback.bots.tactics` for every seat (rollouts
 see the sampled cards, as PIMC does). Each action scores the change of the scores
 it led to: its side's gain less the other sides' mean gain, plus or minus
@@ -43,10 +44,10 @@ from setback.engine import (
     BidMade,
     GameState,
     Phase,
+    Positions,
     View,
     mask_of,
     played_by,
-    state_from_view,
     suit_cards,
     suit_of,
 )
@@ -273,6 +274,7 @@ class SearchBot(Bot):
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
@@ -280,7 +282,7 @@ class SearchBot(Bot):
         tried = list(range(len(legal)))
         cuts = self.cuts(len(legal))
         while True:
-            root = state_from_view(view, sampler.deal(self.rng))
+            root = positions.state(sampler.deal(self.rng))
             rollout = rollout or self.rollout(root)
             for i in tried:
                 state = root.clone(self.rng)
