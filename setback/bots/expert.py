@@ -72,16 +72,15 @@ from setback.bots.blind import BlindRollout
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.heuristic import HeuristicBot
 from setback.bots.odds import odds, win_chance
+from setback.bots.playout import Sampler, voids
 from setback.bots.reading import AnswerReader, Reader
 from setback.bots.search import (
     Rollout,
-    Sampler,
     SearchBot,
     best_of,
     decision_deadline,
     hand_over,
     hand_value,
-    voids,
 )
 from setback.bots.solver import Solver, solvable
 from setback.bots.tree import EXPLORE, WIDEN, TreeRollout, most_visited

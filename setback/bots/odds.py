@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Final
 
 from setback.bots.search import Rollout, hand_over
+from setback.bots.shipped import FOLDER
 from setback.engine import GameState, Rules, Variant
 
-FILE: Final = Path(__file__).with_name("odds.json")
+FILE: Final = FOLDER / "odds.json"
 HANDS: Final = 20000
 """Hands played out per table to count what a hand does."""
 TABLES: Final = tuple(

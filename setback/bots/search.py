@@ -30,65 +30,25 @@ duplicate games heads up, 95% interval 43.9-51.6, against rollouts without it).
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from setback.bots.base import Bot
-from setback.bots.playout import Policy, deal_within_voids
-from setback.bots.tactics import bid_amount
+from setback.bots.playout import Policy, Sampler
 from setback.engine import (
     ACTIONS,
     Action,
-    BidMade,
     GameState,
     Phase,
     Positions,
     View,
-    mask_of,
-    played_by,
-    suit_cards,
-    suit_of,
 )
 
 WIN_VALUE = 10.0
 """What deciding the game is worth, in points of the hand's score difference."""
 CLOCK_SHARE = 0.5
 """The share of ``view.time_left`` a decision may use at most."""
-
-
-def voids(view: View) -> list[int]:
-    """For each seat, the mask of the suits it has shown it holds no more of (a suit's cards as
-    the variant has them once trump is named: an off-card or a joker is trump's)."""
-    out = [0] * view.rules.players
-    trump = view.trump
-    variant = view.rules.variant
-    for trick in (*(t.plays for t in view.tricks), view.trick):
-        if not trick or trump is None:
-            continue
-        led = suit_of(trick[0].card, trump, variant)
-        for play in trick[1:]:
-            if suit_of(play.card, trump, variant) not in (led, trump):
-                out[play.seat] |= suit_cards(led, trump, variant)
-    return out
-
-
-def bids_to_explain(view: View) -> list[tuple[int, int]]:
-    """The other seats' bids, as ``(seat, amount)``, that a sample should give them a hand for.
-
-    A forced dealer's bid explains nothing: the dealer had to bid.
-    """
-    rules = view.rules
-    out = []
-    high = 0
-    for bid in view.bids:
-        if isinstance(bid, BidMade):
-            forced = high == 0 and bid.seat == view.dealer and rules.forced_dealer_bid
-            if bid.seat != view.seat and not forced:
-                out.append((bid.seat, bid.amount))
-            high = bid.amount
-    return out
 
 
 def decision_deadline(start: float, budget_ms: float | None, view: View) -> float | None:
@@ -99,51 +59,6 @@ def decision_deadline(start: float, budget_ms: float | None, view: View) -> floa
     if view.time_left is not None:
         seconds.append(view.time_left * CLOCK_SHARE)
     return start + min(seconds) if seconds else None
-
-
-class Sampler:
-    """Deals the cards a seat cannot see to the other seats at random, within what the seat knows.
-
-    With ``infer_bids``, a sample is redrawn (a few times at most) until every other seat
-    that bid was dealt a hand the tactics' point count would bid as much on.
-    """
-
-    def __init__(self, view: View, infer_bids: bool = True) -> None:
-        assert view.seat is not None
-        rules = view.rules
-        self.seat = view.seat
-        self.own = mask_of(view.hand)
-        self.played = played_by(view)
-        played = 0
-        for mask in self.played:
-            played |= mask
-        self.unknown = mask_of(rules.of_variant.deck) & ~self.own & ~played
-        self.sizes = view.hand_sizes
-        self.voids = voids(view)
-        others = [s for s in range(rules.players) if s != self.seat]
-        self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
-        self.players = rules.players
-        self.variant = rules.variant
-        self.bids = [
-            (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
-            for seat, amount in (bids_to_explain(view) if infer_bids else [])
-        ]
-
-    def deal(self, rng: random.Random, tries: int = 8) -> list[int]:
-        """Each seat's holding: the viewer's own, the others sampled (see the class docstring)."""
-        holdings = self._deal_within_voids(rng)
-        for _ in range(tries if self.bids else 0):
-            if all(
-                bid_amount(holdings[seat] | self.played[seat], self.players, partners, 0.0, self.variant) >= amount
-                for seat, amount, partners in self.bids
-            ):
-                break
-            holdings = self._deal_within_voids(rng)
-        return holdings
-
-    def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
-        """A sample that keeps every void shown (dropped only if no such sample is found)."""
-        return deal_within_voids(rng, self.seat, self.own, self.unknown, self.order, self.voids, self.sizes, tries)
 
 
 class Rollout:
