@@ -10,7 +10,7 @@ every legal action out to the end of
 the hand with the cheap policy of :mod:`setback.bots.tactics` for every seat (rollouts
 see the sampled cards, as PIMC does). Each action scores the change of the scores
 it led to: its side's gain less the other sides' mean gain, plus or minus
-:data:`WIN_VALUE` when the hand decided the game. Every action is tried on the same
+:data:`setback.bots.rollouts.WIN_VALUE` when the hand decided the game. Every action is tried on the same
 samples, and the best mean wins.
 
 Bids are searched the same way: each legal bid (and the pass) is played out, the
@@ -36,6 +36,7 @@ from typing import Any
 
 from setback.bots.base import Bot
 from setback.bots.playout import Policy, Sampler
+from setback.bots.rollouts import Plays, Values, hand_over, hand_value
 from setback.engine import (
     ACTIONS,
     Action,
@@ -45,8 +46,6 @@ from setback.engine import (
     View,
 )
 
-WIN_VALUE = 10.0
-"""What deciding the game is worth, in points of the hand's score difference."""
 CLOCK_SHARE = 0.5
 """The share of ``view.time_left`` a decision may use at most."""
 
@@ -97,6 +96,11 @@ class Rollout:
         """The card ``seat`` pitches holding ``hand``: the tactics'."""
         return self.policy.pitch(hand, seat)
 
+    def compiled(self) -> Plays | None:
+        """These rollouts as :class:`setback.bots.rollouts.Plays` plays them, if it does (not
+        those of a subclass, which may play otherwise)."""
+        return Plays(self.policy) if type(self) is Rollout else None
+
     def play_out(self, state: GameState) -> None:
         """Play the hand in progress to its end (or the game's)."""
         hand = state.hand_number
@@ -107,21 +111,6 @@ class Rollout:
             return
         while not hand_over(state, hand):
             state.apply_action(self.action(state))
-
-
-def hand_over(state: GameState, hand: int) -> bool:
-    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
-    return state.hand_number != hand or state.phase is Phase.GAME_OVER
-
-def hand_value(state: GameState, before: list[int], side: int) -> float:
-    """What the hand just played out was worth to ``side`` (see the module docstring)."""
-    deltas = [after - b for after, b in zip(state.scores, before, strict=True)]
-    others = (sum(deltas) - deltas[side]) / (len(deltas) - 1)
-    value = deltas[side] - others
-    outcome = state.outcome
-    if outcome is not None:
-        value += WIN_VALUE if outcome.winner == side else -WIN_VALUE
-    return value
 
 
 def best_of(indexes: Iterable[int], totals: Sequence[float]) -> int:
@@ -164,6 +153,13 @@ class SearchBot(Bot):
         """What the hand just played out in ``state`` was worth to ``side`` (:func:`hand_value`)."""
         return hand_value(state, before, side)
 
+    def values(self, before: list[int], side: int) -> Values | None:
+        """What values this decision's rollouts as :meth:`score` does, if :class:`Values` does
+        (not a subclass's own :meth:`value` or :meth:`score`)."""
+        if type(self).value is SearchBot.value and type(self).score is SearchBot.score:
+            return Values(before, side)
+        return None
+
     def rollout(self, state: GameState) -> Rollout:
         """The policy this decision's samples are played out by."""
         return Rollout(state, self.club)
@@ -193,17 +189,24 @@ class SearchBot(Bot):
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
+        values = self.values(before, side)
+        plays: Plays | None = None
         done = 0
         tried = list(range(len(legal)))
         cuts = self.cuts(len(legal))
         while True:
             root = positions.state(sampler.deal(self.rng))
-            rollout = rollout or self.rollout(root)
-            for i in tried:
-                state = root.clone(self.rng)
-                state.apply_action(legal[i])
-                rollout.play_out(state)
-                totals[i] += self.score(i, state, before, side)
+            if rollout is None:
+                rollout = self.rollout(root)
+                plays = rollout.compiled()
+            if plays is not None and values is not None:
+                plays.sample(root, legal, tried, self.rng, values, totals)
+            else:
+                for i in tried:
+                    state = root.clone(self.rng)
+                    state.apply_action(legal[i])
+                    rollout.play_out(state)
+                    totals[i] += self.score(i, state, before, side)
             done += len(tried)
             if (self.playouts is not None and done >= self.playouts) or (
                 deadline is not None and time.perf_counter() >= deadline
