@@ -116,11 +116,12 @@ class Policy:
 
 def deal_within_voids(
     rng: random.Random, seat: int, own: int, unknown: int, order: list[int], voids: list[int],
-    sizes: tuple[int, ...] | list[int], tries: int = 20,
+    sizes: tuple[int, ...] | list[int], tries: int = 20, pools: dict[int, list[int]] | None = None,
 ) -> list[int]:
     """Each seat's holding: ``seat``'s ``own``, the ``unknown`` cards dealt at random to the other
     seats (in ``order``, each as many as ``sizes`` says) outside the suits each has shown it is
-    void in (``voids``), drawn again up to ``tries`` times, then dealt ignoring the voids."""
+    void in (``voids``), drawn again up to ``tries`` times, then dealt ignoring the voids.
+    ``pools``, when given, keeps each mask's list of cards for later calls (the same draws)."""
     for attempt in range(tries + 1):
         holdings = [0] * len(sizes)
         holdings[seat] = own
@@ -128,7 +129,11 @@ def deal_within_voids(
         dealt = True
         for other in order:
             allowed = left if attempt == tries else left & ~voids[other]
-            pool = cards(allowed)
+            pool = pools.get(allowed) if pools is not None else None
+            if pool is None:
+                pool = cards(allowed)
+                if pools is not None:
+                    pools[allowed] = pool
             size = sizes[other]
             if len(pool) < size:
                 dealt = False
@@ -203,6 +208,8 @@ class Sampler:
             (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
             for seat, amount in (bids_to_explain(view) if infer_bids else [])
         ]
+        self.pools: dict[int, list[int]] = {}
+        """The cards of each mask a seat was dealt from, listed once (:func:`deal_within_voids`)."""
 
     def deal(self, rng: random.Random, tries: int = 8) -> list[int]:
         """Each seat's holding: the viewer's own, the others sampled (see the class docstring)."""
@@ -218,7 +225,9 @@ class Sampler:
 
     def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
         """A sample that keeps every void shown (dropped only if no such sample is found)."""
-        return deal_within_voids(rng, self.seat, self.own, self.unknown, self.order, self.voids, self.sizes, tries)
+        return deal_within_voids(
+            rng, self.seat, self.own, self.unknown, self.order, self.voids, self.sizes, tries, self.pools,
+        )
 
 
 def sample(rng: random.Random, population: list[int], k: int) -> list[int]:

@@ -573,8 +573,8 @@ class GameState:
         low_card = self.low_card
         high = low = low_taker = None
         if high_card is not None and low_card is not None:
-            high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
-            low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
+            high = _holder(self.dealt, high_card)
+            low = _holder(self.dealt, low_card)
             low_taker = takers[low_card]
             low_seat = low_taker if rules.low is _CAPTURED else low
             high_side, low_side = side_of[high], side_of[low_seat]
@@ -683,6 +683,14 @@ def trump_ends(tables: TrumpTables, dealt: tuple[int, ...]) -> tuple[int | None,
         if not printed & below:
             low = off
     return high, low, tables.watched if low is None else tables.watched | 1 << low
+
+
+def _holder(dealt: tuple[int, ...], card: int) -> int:
+    """The seat dealt ``card`` (one was): a native loop, where a generator is an object a call."""
+    for seat in range(len(dealt)):
+        if dealt[seat] >> card & 1:
+            return seat
+    raise ValueError(f"card {card} was not dealt")
 
 
 def _most(values: list[int]) -> int:
