@@ -37,11 +37,13 @@ class Policy:
 
     def action(self, state: GameState) -> int:
         """The action code the policy takes in ``state``."""
+        seat = state.to_act
+        hand = state.hands[seat]
+        if state.phase is Phase.PLAYING and not state.trick and not hand & (hand - 1):
+            return hand.bit_length() - 1  # the only card to lead (any card may be led)
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        seat = state.to_act
-        hand = state.hands[seat]
         if state.phase is Phase.BIDDING:
             pitcher = state.pitcher
             partner_high = pitcher is not None and self.side_of[pitcher] == self.side_of[seat]
