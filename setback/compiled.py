@@ -34,7 +34,11 @@ MODULES: Final = (
     "setback.engine.state",
     "setback.engine.tables",
     "setback.engine.trick",
+    "setback.bots.answers",
+    "setback.bots.odds",
     "setback.bots.playout",
+    "setback.bots.reading",
+    "setback.bots.rollouts",
     "setback.bots.seat",
     "setback.bots.solver",
     "setback.bots.tactics",
@@ -57,8 +61,10 @@ MODULES: Final = (
 )
 """What runs for every decision a server handles (see ``setback bench server``) or a match plays
 (``setback bench match``: the seat and the record), and the rollouts of the search bots (the
-tactics, the policy and the sampler's deal of ``setback.bots.playout``, the state built from a
-view, the solver)."""
+tactics, the policy and the sampler of ``setback.bots.playout``, the state built from a
+view, the solver, a decision's rollouts of ``setback.bots.rollouts``) and the expert's reading of
+the auction and its values (``reading``, ``answers``, ``odds``: their tables are found by the
+Python ``setback.bots.shipped``)."""
 
 GROUP: Final = "setback._compiled"
 """mypyc's name for the compiled group: its shared library is ``setback/_compiled__mypyc``."""

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from test_properties import quick, rules_strategy
 
 from setback.bots import BeginnerBot, HeuristicBot, SearchBot, bot_factory
-from setback.bots.search import Rollout, Sampler, voids
+from setback.bots.playout import Sampler, voids
+from setback.bots.search import Rollout
 from setback.engine import PASS_CODE, Action, Game, LowRule, Phase, Rules, Variant, View, mask_of, state_from_view
 from setback.match import MatchPlan, play_match
 

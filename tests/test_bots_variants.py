@@ -9,7 +9,8 @@ import pytest
 from deals import act, deal
 
 from setback.bots import HeuristicBot, SearchBot
-from setback.bots.search import Rollout, Sampler
+from setback.bots.playout import Sampler
+from setback.bots.search import Rollout
 from setback.engine import (
     BIG_JOKER,
     JOKER,

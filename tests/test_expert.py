@@ -16,8 +16,9 @@ from setback.bots.endgame import solve, value_after
 from setback.bots.expert import MemoRollout, endgame_cards
 from setback.bots.odds import TABLES, odds, win_chance
 from setback.bots.odds import solve as odds_solve
+from setback.bots.playout import Sampler
 from setback.bots.reading import Reader
-from setback.bots.search import Rollout, Sampler
+from setback.bots.search import Rollout
 from setback.engine import Action, Game, Phase, Rules, View, mask_of, parse_action, state_from_view
 
 SEAT_0 = "AS KS 10S 5S 2H 8C"

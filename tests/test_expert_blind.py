@@ -7,7 +7,8 @@ from deals import act, deal
 
 from setback.bots import ExpertBot
 from setback.bots.blind import BlindRollout
-from setback.bots.search import Rollout, voids
+from setback.bots.playout import voids
+from setback.bots.search import Rollout
 from setback.engine import Card, Game, GameState, Phase, Rules, View, mask_of, state_from_view
 
 LEADER = "KC 3C AH 4H 9D 6D"

@@ -6,7 +6,7 @@ import random
 
 from setback.bots.endgame import Value, solve, value_after
 from setback.bots.odds import odds, win_chance
-from setback.bots.search import hand_value
+from setback.bots.rollouts import hand_value
 from setback.bots.solver import Solver, solvable
 from setback.engine import GameState, Phase, Rules, Variant
 from setback.engine.rules import LowRule

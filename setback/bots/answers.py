@@ -37,10 +37,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from setback.bots.odds import key_of
+from setback.bots.shipped import FOLDER
 from setback.bots.tactics import best_trump, choose_bid, near_solid
 from setback.engine import PASS_CODE, Rules
 
-FILE: Final = Path(__file__).with_name("answers.json")
+FILE: Final = FOLDER / "answers.json"
 TABLES: Final = (Rules(players=2),)
 """The tables the model is made for: the standard game heads up (the expert against ``search``)."""
 WIDTH: Final = 0.125

@@ -4,7 +4,7 @@ The expert's rollouts play every seat by the tactics, which misjudge what a bid 
 (heads up, at 0-0, they overvalue a pass by about 0.7 points of the hand and undervalue a bid
 of 3: setback/benchmarks/README.md, issue 34). The model corrects them from hands played out
 by stronger play. For each bid a seat may make, it predicts the hand's value to the bidder's
-side (its points less the other side's, as :func:`setback.bots.search.hand_value` counts
+side (its points less the other side's, as :func:`setback.bots.rollouts.hand_value` counts
 them) when the rest of the hand is played by ``search`` on both sides. The deals played out
 record, for each bid, the bidder's hand (:func:`features`: its best suit by the tactics'
 count and what it holds there, its second suit, off-suit aces and tens, the points it counts

@@ -29,7 +29,7 @@ class BlindRollout(Rollout):
     """The search's rollout policy with each seat's cards to come read from its own view (see the
     module docstring). ``state`` is a decision's first sample (only what every sample shares is
     read from it: the deciding seat, its hand, the trick) and ``shown`` each seat's voids shown
-    before the decision (:func:`setback.bots.search.voids`)."""
+    before the decision (:func:`setback.bots.playout.voids`)."""
 
     plays_by_policy = False
 

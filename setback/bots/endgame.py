@@ -3,14 +3,14 @@
 Once few cards are left, a sampled deal is small enough to search every line of play to the
 end of the hand: each seat plays the card best for its side (max-n: every side maximizes
 its own value, which at two sides is minimax). What a line is worth to a side is what a
-:data:`Value` (by default :func:`setback.bots.search.hand_value`) says of the position it ends in.
+:data:`Value` (by default :func:`setback.bots.rollouts.hand_value`) says of the position it ends in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from setback.bots.search import hand_over, hand_value
+from setback.bots.rollouts import hand_over, hand_value
 from setback.engine import GameState
 
 Value = Callable[[GameState, list[int], int], float]

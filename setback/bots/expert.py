@@ -62,31 +62,28 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-from setback.bots.answers import Answers, inputs
+from setback.bots.answers import Answers
 from setback.bots.answers import model as answers_model
 from setback.bots.bidding import Model, features, high_bid, model, role
 from setback.bots.blind import BlindRollout
 from setback.bots.endgame import cards_left, value_after
 from setback.bots.heuristic import HeuristicBot
-from setback.bots.odds import odds, win_chance
+from setback.bots.odds import odds
+from setback.bots.playout import Sampler, voids
 from setback.bots.reading import AnswerReader, Reader
+from setback.bots.rollouts import Answering, Plays, Tally, Values, hand_over
 from setback.bots.search import (
     Rollout,
-    Sampler,
     SearchBot,
     best_of,
     decision_deadline,
-    hand_over,
-    hand_value,
-    voids,
 )
 from setback.bots.solver import Solver, solvable
 from setback.bots.tree import EXPLORE, WIDEN, TreeRollout, most_visited
 from setback.bots.tree import search as tree_search
-from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Rules, View, state_from_view
+from setback.engine import ACTIONS, PASS_CODE, Action, GameState, Phase, Positions, Rules, View
 
 PLAYOUTS_PER_TABLE = 1800
 """Rollouts per decision at a table of three or more, shared by its seats: 450 at four."""
@@ -132,6 +129,9 @@ class MemoRollout(Rollout):
     def __init__(self, state: GameState, club: bool = True) -> None:
         super().__init__(state, club)
         self.plays: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
+
+    def compiled(self) -> Plays | None:
+        return Plays(self.policy, self.plays) if type(self) is MemoRollout else None
 
     def play_out(self, state: GameState) -> None:
         if state.phase is not Phase.BIDDING:
@@ -208,63 +208,15 @@ class AnswerRollout(MemoRollout):
 
     def __init__(self, state: GameState, answers: Answers, seat: int, rng: random.Random, club: bool = True) -> None:
         super().__init__(state, club)
-        self.answers = [answers.of_side(state.scores, side, state.rules.target) for side in state.side_of]
-        self.seat = seat
-        self.draws = rng
-        self.hands: dict[tuple[int, int], tuple[float, bool, float]] = {}
+        self.answering = Answering(state, answers, seat, rng)
 
     def action(self, state: GameState) -> int:
-        seat = state.to_act
-        if state.phase is not Phase.BIDDING or seat == self.seat:
-            return super().action(state)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        hand = state.hands[seat]
-        known = self.hands.get((hand, seat))
-        if known is None:
-            value, solid = inputs(hand, state.rules)
-            known = self.hands[hand, seat] = (value, solid, self.draws.random())
-        value, solid, u = known
-        role = "dealer" if seat == state.dealer else "eldest"
-        code = PASS_CODE + self.answers[seat].draw(role, state.high_bid, value, solid, u)
-        return code if code in legal else legal[0]
+        if self.answering.answers_now(state):
+            return self.answering.action(state)
+        return super().action(state)
 
-
-@dataclass(slots=True)
-class Tally:
-    """What a bid decision's rollouts made of each legal bid: how many, the sum of their values
-    (:meth:`ExpertBot.value`) and of their points (:func:`hand_value`), and the sums that fit
-    a value to its points over all of them (the slope of the chance of winning in a point)."""
-
-    size: int
-    count: list[int] = field(init=False)
-    values: list[float] = field(init=False)
-    points: list[float] = field(init=False)
-    sums: list[float] = field(default_factory=lambda: [0.0] * 5, init=False)
-    """n, sum of points, of values, of points squared, of points times values."""
-
-    def __post_init__(self) -> None:
-        self.count = [0] * self.size
-        self.values = [0.0] * self.size
-        self.points = [0.0] * self.size
-
-    def add(self, action: int, value: float, points: float) -> None:
-        self.count[action] += 1
-        self.values[action] += value
-        self.points[action] += points
-        sums = self.sums
-        sums[0] += 1
-        sums[1] += points
-        sums[2] += value
-        sums[3] += points * points
-        sums[4] += points * value
-
-    def slope(self) -> float:
-        """How much a value changes in a point, fitted over the decision's rollouts (0 when flat)."""
-        n, p, v, pp, pv = self.sums
-        spread = n * pp - p * p
-        return (n * pv - p * v) / spread if n and spread > 1e-9 else 0.0
+    def compiled(self) -> Plays | None:
+        return Plays(self.policy, self.plays, self.answering) if type(self) is AnswerRollout else None
 
 
 class ExpertBot(SearchBot):
@@ -406,21 +358,16 @@ class ExpertBot(SearchBot):
     def value(self, state: GameState, before: list[int], side: int) -> float:
         """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
         the game after the hand in ``state`` (1 or 0 when it is over); else the hand's points."""
-        chances = self.chances
-        if chances is None or self.as_search:
-            return hand_value(state, before, side)
-        outcome = state.outcome
-        if outcome is not None:
-            return 1.0 if outcome.winner == side else 0.0
-        return win_chance(chances, state.rules, state.scores, state.side_of[state.dealer], side)
+        return Values(before, side, None if self.as_search else self.chances).value(state)
 
     def score(self, action: int, state: GameState, before: list[int], side: int) -> float:
-        value = self.value(state, before, side)
-        tally = self.tally
-        if tally is not None:
-            points = value if self.chances is None else hand_value(state, before, side)
-            tally.add(action, value, points)
-        return value
+        """:meth:`value`, noted in the bid decision's :class:`Tally` (with its points) when one is kept."""
+        return Values(before, side, None if self.as_search else self.chances, self.tally).score(action, state)
+
+    def values(self, before: list[int], side: int) -> Values | None:
+        if type(self).value is ExpertBot.value and type(self).score is ExpertBot.score:
+            return Values(before, side, None if self.as_search else self.chances, self.tally)
+        return None
 
     def sampler(self, view: View) -> Sampler:
         """With ``read`` (and not as search), samples that read the auction and the pitch."""
@@ -511,6 +458,7 @@ class ExpertBot(SearchBot):
         assert self.playouts is not None
         deadline = decision_deadline(time.perf_counter(), self.budget_ms, view)
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
 
         samples = -(-self.playouts // len(view.legal))
@@ -519,7 +467,7 @@ class ExpertBot(SearchBot):
 
         def determinize() -> GameState:
             if len(deals) < samples:
-                deals.append(state_from_view(view, sampler.deal(self.rng)))
+                deals.append(positions.state(sampler.deal(self.rng)))
             state = deals[drawn[0] % samples].clone(self.rng)
             drawn[0] += 1
             return state
@@ -541,10 +489,11 @@ class ExpertBot(SearchBot):
         side = view.rules.side_of(view.seat)
         legal = [a.code for a in view.legal]
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         for _ in range(self.solves):
-            root = state_from_view(view, sampler.deal(self.rng))
+            root = positions.state(sampler.deal(self.rng))
             assert cards_left(root) <= self.solved_cards(view.rules.players)
             solvers: dict[int, Solver] = {}
             for i, code in enumerate(legal):

@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Final
 
-from setback.bots.search import Rollout, hand_over
-from setback.engine import GameState, Rules, Variant
+from setback.bots.playout import Policy
+from setback.bots.shipped import FOLDER
+from setback.engine import GameState, Phase, Rules, Variant
 
-FILE: Final = Path(__file__).with_name("odds.json")
+FILE: Final = FOLDER / "odds.json"
 HANDS: Final = 20000
 """Hands played out per table to count what a hand does."""
 TABLES: Final = tuple(
@@ -89,14 +89,14 @@ def count_hands(rules: Rules, hands: int = HANDS, seed: int = 0) -> Counter[Outc
     counts: Counter[Outcome] = Counter()
     for n in range(hands):
         state = GameState(rules, seed + n)
-        rollout = Rollout(state)
+        policy = Policy(state)
         dealer_side = pitcher_side = state.side_of[state.dealer]
         before = list(state.scores)
         hand = state.hand_number
-        while not hand_over(state, hand):
+        while state.hand_number == hand and state.phase is not Phase.GAME_OVER:
             if state.pitcher is not None:
                 pitcher_side = state.side_of[state.pitcher]
-            state.apply_action(rollout.action(state))
+            state.apply_action(policy.action(state))
         deltas = [a - b for a, b in zip(state.scores, before, strict=True)]
         counts[(pitcher_side == dealer_side, deltas[dealer_side], deltas[1 - dealer_side])] += 1
     return counts

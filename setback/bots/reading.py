@@ -1,6 +1,6 @@
 """Samples of the hidden cards that read the whole auction and the pitch, not only the bids made.
 
-:class:`setback.bots.search.Sampler` gives a seat that bid a hand the tactics' point count
+:class:`setback.bots.playout.Sampler` gives a seat that bid a hand the tactics' point count
 would bid as much on. :class:`Reader` also reads what the other moves of the auction say:
 
 - a seat that passed when it might have outbid was dealt a hand worth no more than the high
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import random
 
-from setback.bots.answers import Answers, inputs
-from setback.bots.search import Sampler
-from setback.bots.tactics import best_trump, bid_amount
+from setback.bots.answers import Answers
+from setback.bots.playout import Sampler
+from setback.bots.tactics import best_trump, bid_amount, near_solid
 from setback.engine import BidMade, View
 
 MISREAD = 0.3
@@ -124,13 +124,17 @@ class AnswerReader(Reader):
         """The chance, against the likeliest, that the sample ``holdings`` bids as the auction went
         and pitches as the pitcher did."""
         weight = 1.0
+        counted = best = -1  # the last hand counted (as :func:`setback.bots.answers.inputs` counts) and its suit
         for seat, at, role, high, amount, most in self.readings:
-            value, solid = inputs(holdings[seat] | self.played[seat], self.rules)
-            weight *= at.chance(role, high, value, solid, amount) / most
+            counted = holdings[seat] | self.played[seat]
+            best, value = best_trump(counted, self.players, 0, self.variant)
+            weight *= at.chance(role, high, value, near_solid(counted, best), amount) / most
         if self.pitch is not None:
             seat, trump, partners = self.pitch
-            suit, _ = best_trump(holdings[seat] | self.played[seat], self.players, partners, self.variant)
-            if suit != trump:
+            hand = holdings[seat] | self.played[seat]
+            if hand != counted or partners:
+                best, _ = best_trump(hand, self.players, partners, self.variant)
+            if best != trump:
                 weight *= MISREAD
         return weight
 

@@ -4,12 +4,13 @@ For each decision the bot samples the hidden cards many times (a determinization
 other seats' hands, consistent with everything the seat knows: its own hand, the cards
 played, the voids a seat showed by playing neither the suit led nor trump, and how
 many cards each seat holds; undealt cards are unknown; and, with ``infer_bids``,
-hands that would have bid what each other seat bid), rebuilds the game with
-:func:`setback.engine.state_from_view`, and plays every legal action out to the end of
+hands that would have bid what each other seat bid), rebuilds the game as
+:func:`setback.engine.state_from_view` does (:class:`setback.engine.Positions`), and plays
+every legal action out to the end of
 the hand with the cheap policy of :mod:`setback.bots.tactics` for every seat (rollouts
 see the sampled cards, as PIMC does). Each action scores the change of the scores
 it led to: its side's gain less the other sides' mean gain, plus or minus
-:data:`WIN_VALUE` when the hand decided the game. Every action is tried on the same
+:data:`setback.bots.rollouts.WIN_VALUE` when the hand decided the game. Every action is tried on the same
 samples, and the best mean wins.
 
 Bids are searched the same way: each legal bid (and the pass) is played out, the
@@ -29,65 +30,24 @@ duplicate games heads up, 95% interval 43.9-51.6, against rollouts without it).
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from setback.bots.base import Bot
-from setback.bots.playout import Policy, deal_within_voids
-from setback.bots.tactics import bid_amount
+from setback.bots.playout import Policy, Sampler
+from setback.bots.rollouts import Plays, Values, hand_over, hand_value
 from setback.engine import (
     ACTIONS,
     Action,
-    BidMade,
     GameState,
     Phase,
+    Positions,
     View,
-    mask_of,
-    played_by,
-    state_from_view,
-    suit_cards,
-    suit_of,
 )
 
-WIN_VALUE = 10.0
-"""What deciding the game is worth, in points of the hand's score difference."""
 CLOCK_SHARE = 0.5
 """The share of ``view.time_left`` a decision may use at most."""
-
-
-def voids(view: View) -> list[int]:
-    """For each seat, the mask of the suits it has shown it holds no more of (a suit's cards as
-    the variant has them once trump is named: an off-card or a joker is trump's)."""
-    out = [0] * view.rules.players
-    trump = view.trump
-    variant = view.rules.variant
-    for trick in (*(t.plays for t in view.tricks), view.trick):
-        if not trick or trump is None:
-            continue
-        led = suit_of(trick[0].card, trump, variant)
-        for play in trick[1:]:
-            if suit_of(play.card, trump, variant) not in (led, trump):
-                out[play.seat] |= suit_cards(led, trump, variant)
-    return out
-
-
-def bids_to_explain(view: View) -> list[tuple[int, int]]:
-    """The other seats' bids, as ``(seat, amount)``, that a sample should give them a hand for.
-
-    A forced dealer's bid explains nothing: the dealer had to bid.
-    """
-    rules = view.rules
-    out = []
-    high = 0
-    for bid in view.bids:
-        if isinstance(bid, BidMade):
-            forced = high == 0 and bid.seat == view.dealer and rules.forced_dealer_bid
-            if bid.seat != view.seat and not forced:
-                out.append((bid.seat, bid.amount))
-            high = bid.amount
-    return out
 
 
 def decision_deadline(start: float, budget_ms: float | None, view: View) -> float | None:
@@ -98,51 +58,6 @@ def decision_deadline(start: float, budget_ms: float | None, view: View) -> floa
     if view.time_left is not None:
         seconds.append(view.time_left * CLOCK_SHARE)
     return start + min(seconds) if seconds else None
-
-
-class Sampler:
-    """Deals the cards a seat cannot see to the other seats at random, within what the seat knows.
-
-    With ``infer_bids``, a sample is redrawn (a few times at most) until every other seat
-    that bid was dealt a hand the tactics' point count would bid as much on.
-    """
-
-    def __init__(self, view: View, infer_bids: bool = True) -> None:
-        assert view.seat is not None
-        rules = view.rules
-        self.seat = view.seat
-        self.own = mask_of(view.hand)
-        self.played = played_by(view)
-        played = 0
-        for mask in self.played:
-            played |= mask
-        self.unknown = mask_of(rules.of_variant.deck) & ~self.own & ~played
-        self.sizes = view.hand_sizes
-        self.voids = voids(view)
-        others = [s for s in range(rules.players) if s != self.seat]
-        self.order = sorted(others, key=lambda s: (self.unknown & ~self.voids[s]).bit_count())
-        self.players = rules.players
-        self.variant = rules.variant
-        self.bids = [
-            (seat, amount, len(rules.seats_of(rules.side_of(seat))) - 1)
-            for seat, amount in (bids_to_explain(view) if infer_bids else [])
-        ]
-
-    def deal(self, rng: random.Random, tries: int = 8) -> list[int]:
-        """Each seat's holding: the viewer's own, the others sampled (see the class docstring)."""
-        holdings = self._deal_within_voids(rng)
-        for _ in range(tries if self.bids else 0):
-            if all(
-                bid_amount(holdings[seat] | self.played[seat], self.players, partners, 0.0, self.variant) >= amount
-                for seat, amount, partners in self.bids
-            ):
-                break
-            holdings = self._deal_within_voids(rng)
-        return holdings
-
-    def _deal_within_voids(self, rng: random.Random, tries: int = 20) -> list[int]:
-        """A sample that keeps every void shown (dropped only if no such sample is found)."""
-        return deal_within_voids(rng, self.seat, self.own, self.unknown, self.order, self.voids, self.sizes, tries)
 
 
 class Rollout:
@@ -181,6 +96,11 @@ class Rollout:
         """The card ``seat`` pitches holding ``hand``: the tactics'."""
         return self.policy.pitch(hand, seat)
 
+    def compiled(self) -> Plays | None:
+        """These rollouts as :class:`setback.bots.rollouts.Plays` plays them, if it does (not
+        those of a subclass, which may play otherwise)."""
+        return Plays(self.policy) if type(self) is Rollout else None
+
     def play_out(self, state: GameState) -> None:
         """Play the hand in progress to its end (or the game's)."""
         hand = state.hand_number
@@ -191,21 +111,6 @@ class Rollout:
             return
         while not hand_over(state, hand):
             state.apply_action(self.action(state))
-
-
-def hand_over(state: GameState, hand: int) -> bool:
-    """Whether hand number ``hand`` of ``state`` is over (scored, thrown in, or the game won)."""
-    return state.hand_number != hand or state.phase is Phase.GAME_OVER
-
-def hand_value(state: GameState, before: list[int], side: int) -> float:
-    """What the hand just played out was worth to ``side`` (see the module docstring)."""
-    deltas = [after - b for after, b in zip(state.scores, before, strict=True)]
-    others = (sum(deltas) - deltas[side]) / (len(deltas) - 1)
-    value = deltas[side] - others
-    outcome = state.outcome
-    if outcome is not None:
-        value += WIN_VALUE if outcome.winner == side else -WIN_VALUE
-    return value
 
 
 def best_of(indexes: Iterable[int], totals: Sequence[float]) -> int:
@@ -248,6 +153,13 @@ class SearchBot(Bot):
         """What the hand just played out in ``state`` was worth to ``side`` (:func:`hand_value`)."""
         return hand_value(state, before, side)
 
+    def values(self, before: list[int], side: int) -> Values | None:
+        """What values this decision's rollouts as :meth:`score` does, if :class:`Values` does
+        (not a subclass's own :meth:`value` or :meth:`score`)."""
+        if type(self).value is SearchBot.value and type(self).score is SearchBot.score:
+            return Values(before, side)
+        return None
+
     def rollout(self, state: GameState) -> Rollout:
         """The policy this decision's samples are played out by."""
         return Rollout(state, self.club)
@@ -273,20 +185,28 @@ class SearchBot(Bot):
         assert view.seat is not None
         side = view.rules.side_of(view.seat)
         sampler = self.sampler(view)
+        positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
         rollout: Rollout | None = None
+        values = self.values(before, side)
+        plays: Plays | None = None
         done = 0
         tried = list(range(len(legal)))
         cuts = self.cuts(len(legal))
         while True:
-            root = state_from_view(view, sampler.deal(self.rng))
-            rollout = rollout or self.rollout(root)
-            for i in tried:
-                state = root.clone(self.rng)
-                state.apply_action(legal[i])
-                rollout.play_out(state)
-                totals[i] += self.score(i, state, before, side)
+            root = positions.state(sampler.deal(self.rng))
+            if rollout is None:
+                rollout = self.rollout(root)
+                plays = rollout.compiled()
+            if plays is not None and values is not None:
+                plays.sample(root, legal, tried, self.rng, values, totals)
+            else:
+                for i in tried:
+                    state = root.clone(self.rng)
+                    state.apply_action(legal[i])
+                    rollout.play_out(state)
+                    totals[i] += self.score(i, state, before, side)
             done += len(tried)
             if (self.playouts is not None and done >= self.playouts) or (
                 deadline is not None and time.perf_counter() >= deadline

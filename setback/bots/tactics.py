@@ -204,14 +204,32 @@ def pitchable(hand: int, suit: int) -> int:
     return hand & SUIT[suit] | (hand >> 63 << 63 if suit == SPADES else 0)
 
 
+_PITCH_VALUES: Final[dict[int, float]] = {}
+""":func:`pitch_value` of a trump suit with no extras, by the suit's cards, the hand's tens, the
+players, the partners and the deck's size (all it depends on there), as :func:`best_trump` met it."""
+
+
 def best_trump(hand: int, players: int, partners: int = 0, variant: Variant = Variant.STANDARD) -> tuple[int, float]:
     """The suit the hand would pitch (one it holds a card to pitch for) and the points it expects there."""
     trumps = TRUMPS[variant]
     best = -1
     most = 0.0
+    tens = -1
     for suit in range(4):
         if pitchable(hand, suit):
-            value = pitch_value(hand, trumps[suit], players, partners)
+            t = trumps[suit]
+            if t.extras or t.others:
+                value = pitch_value(hand, t, players, partners)
+            else:  # the printed suit alone: the value is its trumps', the tens' and the table's
+                if tens < 0:
+                    tens = 0
+                    for s in range(4):
+                        tens += hand >> (13 * s + TEN) & 1
+                key = (hand >> (13 * suit) & 0x1FFF) | tens << 13 | players << 16 | partners << 20 | t.deck << 24
+                known = _PITCH_VALUES.get(key)
+                if known is None:
+                    known = _PITCH_VALUES[key] = pitch_value(hand, t, players, partners)
+                value = known
             if best < 0 or value > most:
                 best, most = suit, value
     if best < 0:

@@ -42,7 +42,7 @@ from setback.engine.events import (
     WinReason,
 )
 from setback.engine.game import Game, IllegalActionError, NotYourTurnError, Setup, View, redact
-from setback.engine.position import hand_actions, played_by, state_from_view
+from setback.engine.position import Positions, hand_actions, played_by, state_from_view
 from setback.engine.record import game_record, plain, replay_record, rules_of
 from setback.engine.rules import (
     DEFAULT_HAND_LIMIT,
@@ -68,7 +68,7 @@ __all__ = [
     "PASS_CODE", "TARGETS", "Action", "Bid", "BidMade", "Card", "CardPlayed", "CardsDrawn", "DealerChosen",
     "Draw", "Event", "Game", "GameState", "GameWon", "HandDealt", "HandResult", "HandScored",
     "HandThrownIn", "IllegalActionError", "LowRule", "NotYourTurnError", "Outcome", "Pass", "Passed",
-    "Phase", "PitcherChosen", "Play", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
+    "Phase", "PitcherChosen", "Play", "Positions", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
     "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
     "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view", "winning_seat",
     "is_trump", "suit_cards", "suit_of", "trick_strengths",

@@ -493,25 +493,7 @@ class GameState:
         self.extras = tables.extras
         self.lead_suit = tables.lead_suit
         self.lead_strength = tables.lead_strength
-        shift = SHIFT[trump]
-        dealt = 0
-        for mask in self.dealt:
-            dealt |= mask
-        printed = dealt >> shift & SUIT_BITS
-        high = low = None
-        if printed:
-            high = shift + printed.bit_length() - 1
-            low = shift + (printed & -printed).bit_length() - 1
-        if dealt & tables.off_bit:  # the off-card ranks among the printed trumps
-            off = tables.off_bit.bit_length() - 1
-            below = tables.below_off
-            if not printed & ~below:
-                high = off
-            if not printed & below:
-                low = off
-        self.high_card = high
-        self.low_card = low
-        self.watched = tables.watched if low is None else tables.watched | 1 << low
+        self.high_card, self.low_card, self.watched = trump_ends(tables, self.dealt)
         if self.log is not None:
             self.log.append(TrumpPitched(seat, SUITS[trump]))
 
@@ -591,8 +573,8 @@ class GameState:
         low_card = self.low_card
         high = low = low_taker = None
         if high_card is not None and low_card is not None:
-            high = next(s for s, m in enumerate(self.dealt) if m >> high_card & 1)
-            low = next(s for s, m in enumerate(self.dealt) if m >> low_card & 1)
+            high = _holder(self.dealt, high_card)
+            low = _holder(self.dealt, low_card)
             low_taker = takers[low_card]
             low_seat = low_taker if rules.low is _CAPTURED else low
             high_side, low_side = side_of[high], side_of[low_seat]
@@ -679,6 +661,36 @@ class GameState:
         if limit is not None and self.hand_number >= limit:
             return Outcome(leaders[0], WinReason.HAND_LIMIT, self.hand_number, final)
         return None
+
+
+def trump_ends(tables: TrumpTables, dealt: tuple[int, ...]) -> tuple[int | None, int | None, int]:
+    """With ``tables``' suit trump and ``dealt`` the hands dealt (bit masks): the highest and the
+    lowest natural trump in play (None when none was dealt) and the cards whose capture scores."""
+    shift = SHIFT[tables.trump]
+    union = 0
+    for mask in dealt:
+        union |= mask
+    printed = union >> shift & SUIT_BITS
+    high = low = None
+    if printed:
+        high = shift + printed.bit_length() - 1
+        low = shift + (printed & -printed).bit_length() - 1
+    if union & tables.off_bit:  # the off-card ranks among the printed trumps
+        off = tables.off_bit.bit_length() - 1
+        below = tables.below_off
+        if not printed & ~below:
+            high = off
+        if not printed & below:
+            low = off
+    return high, low, tables.watched if low is None else tables.watched | 1 << low
+
+
+def _holder(dealt: tuple[int, ...], card: int) -> int:
+    """The seat dealt ``card`` (one was): a native loop, where a generator is an object a call."""
+    for seat in range(len(dealt)):
+        if dealt[seat] >> card & 1:
+            return seat
+    raise ValueError(f"card {card} was not dealt")
 
 
 def _most(values: list[int]) -> int:
