@@ -26,7 +26,7 @@ from setback.engine import (
     Suit,
     TrickWon,
     TrumpPitched,
-    trick_strengths,
+    lead_strengths,
 )
 from setback.protocol.convert import (
     ACTION_TEXT,
@@ -227,9 +227,9 @@ class WireViews:
 
     __slots__ = (
         "_above", "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last",
-        "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
+        "_leads", "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
         "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json",
-        "_trump", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
+        "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
         "rules", "scores", "trump", "winning",
     )
 
@@ -250,9 +250,11 @@ class WireViews:
         """The cards of the trick in play, in playing order."""
         self._taken: list[TrickWon] = []
         """The tricks taken this hand."""
-        self._trump: Suit | None = None
         self.winning: int | None = None
         """The seat whose card wins the trick in play so far (None while no card is in it)."""
+        self._leads: tuple[tuple[int, ...], ...] = ()
+        """How strongly each card plays in a trick led by each card, for the hand's trump (empty
+        until trump is named: the first card names it)."""
         self._strengths: tuple[int, ...] = ()
         """How strongly each card plays in the trick in play (the rule's, from its first card)."""
         self._best = 0
@@ -357,9 +359,8 @@ class WireViews:
                 self._above = -1
                 self._sizes_json = _sizes_of([len(cards) for cards in self._held])
             plays = self._plays
-            if not plays:  # it leads: how strongly each card plays follows from it
-                assert self._trump is not None  # the first card of the hand names it
-                self._strengths = trick_strengths(code, self._trump, self._variant)
+            if not plays:  # it leads: how strongly each card plays follows from it (trump is named by now)
+                self._strengths = self._leads[code]
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
             trick = self._trick_json
@@ -393,7 +394,7 @@ class WireViews:
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = SUIT_LETTER[event.trump]
-            self._trump = event.trump
+            self._leads = lead_strengths(event.trump, self._variant)
             self._called = b""
         elif kind is PitcherChosen:
             assert isinstance(event, PitcherChosen)
@@ -408,7 +409,8 @@ class WireViews:
             self.dealer = event.dealer
             self._held = [list(cards) for cards in event.hands]
             self._bids = []
-            self.pitcher = self.bid = self.trump = self._trump = self.winning = None
+            self.pitcher = self.bid = self.trump = self.winning = None
+            self._leads = ()
             self._plays = []
             self._taken = []
             self._head = self._called = self._played = b""
