@@ -122,7 +122,7 @@ ACTION_AFTER_JSON: Final = tuple(b",%b" % action for action in ACTION_JSON)
 
 
 def _cards_json(codes: list[int]) -> bytes:
-    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand (or a trick)
+    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand
     holds at most seven: one formatting of as many pieces, where a join costs a list and more."""
     n = len(codes)
     if n == 0:
@@ -228,9 +228,9 @@ class WireViews:
     __slots__ = (
         "_above", "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last",
         "_leads", "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
-        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json",
-        "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
-        "rules", "scores", "trump", "winning",
+        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_cards", "_trick_json",
+        "_tricks_json", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase",
+        "pitcher", "rules", "scores", "trump", "winning",
     )
 
     def __init__(self, rules: Rules, shared: TableRules | None = None) -> None:
@@ -287,6 +287,8 @@ class WireViews:
         self._tricks_json = b""
         """The items of the bids, the trick in play and the tricks taken, without their brackets:
         each kept as it grows."""
+        self._trick_cards = b""
+        """The cards of the trick in play (a taken trick's ``cards``), as :attr:`_trick_json` grows."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
         self._least = 0
@@ -365,6 +367,8 @@ class WireViews:
             plays.append(event)
             trick = self._trick_json
             self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if len(trick) else SEAT_CARD_JSON[seat][code]
+            cards = self._trick_cards
+            self._trick_cards = cards + CARD_AFTER_JSON[code] if len(cards) else CARD_JSON[code]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -372,18 +376,14 @@ class WireViews:
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self._taken.append(event)
-            cards: list[int] = []
-            for play in self._plays:
-                card: int = play.card
-                cards.append(card)
             taken = b'{"number":%b,"leader":%b,"cards":[%b],"winner":%b}' % (
-                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], _cards_json(cards),
+                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], self._trick_cards,
                 SMALL_INTS[event.winner],
             )
             self._plays = []
             self.winning = None
             self._tricks_json = _added(self._tricks_json, taken)
-            self._trick_json = b""
+            self._trick_json = self._trick_cards = b""
             self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
@@ -414,7 +414,7 @@ class WireViews:
             self._plays = []
             self._taken = []
             self._head = self._called = self._played = b""
-            self._bids_json = self._trick_json = self._tricks_json = b""
+            self._bids_json = self._trick_json = self._trick_cards = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
             sizes = [len(cards) for cards in self._held]
             least = most = sizes[0]
