@@ -68,7 +68,7 @@ class Trumps:
     suit: int
     members: int
     extras: int
-    suit_masks: tuple[int, int, int, int]
+    suit_masks: tuple[int, ...]  # (four; of any length: see tables.SHIFT)
     lead_strength: tuple[tuple[int, ...], ...]
     place: tuple[int, ...]
     key: tuple[int, ...]

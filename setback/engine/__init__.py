@@ -57,7 +57,7 @@ from setback.engine.rules import (
     Rules,
 )
 from setback.engine.state import GameState
-from setback.engine.trick import is_trump, suit_cards, suit_of, trick_strengths, winning_seat
+from setback.engine.trick import is_trump, lead_strengths, suit_cards, suit_of, trick_strengths, winning_seat
 from setback.engine.variants import VARIANTS, Point, Variant, VariantRules
 
 __all__ = [
@@ -71,5 +71,5 @@ __all__ = [
     "Phase", "PitcherChosen", "Play", "Positions", "Rules", "Setup", "Suit", "TrickWon", "TrumpPitched", "View",
     "WinReason", "action_of", "cards_of", "game_record", "hand_actions", "mask_of", "parse_action",
     "plain", "played_by", "redact", "replay_record", "rules_of", "state_from_view", "winning_seat",
-    "is_trump", "suit_cards", "suit_of", "trick_strengths",
+    "is_trump", "lead_strengths", "suit_cards", "suit_of", "trick_strengths",
 ]

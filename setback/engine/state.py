@@ -73,7 +73,7 @@ _GAME: Final = Point.GAME
 _CAPTURED: Final = LowRule.CAPTURED
 """The points a hand's scoring names, and the Low rule it asks for, as the module's own (an enum's
 member is looked up by name: some 800 instructions a hand for the Low rule's)."""
-_PRINTED: Final = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
+_PRINTED: Final[tuple[int, ...]] = (SUIT_MASK[0], SUIT_MASK[1], SUIT_MASK[2], SUIT_MASK[3])
 CUT_MIN: Final = 4
 """The pone's cut leaves at least this many cards in each packet."""
 _PLAYED: Final = tuple(
@@ -135,7 +135,7 @@ class GameState:
     trump: int | None
     tables: VariantTables
     trump_tables: TrumpTables | None
-    suit_masks: tuple[int, int, int, int]
+    suit_masks: tuple[int, ...]  # (of any length: see tables.SHIFT)
     trump_mask: int
     extras: int
     follow_mask: int

@@ -28,7 +28,9 @@ SUIT_BITS: Final = 0x1FFF
 SUIT_MASK: Final = tuple(SUIT_BITS << (13 * s) for s in range(4))
 """Each suit's printed cards as a bit mask."""
 
-SHIFT: Final = (0, 13, 26, 39)
+SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)
+"""Where each suit's 13 bits start in a hand's mask. (A tuple of any length: compiled, a tuple of
+four ints is kept as four machine ints, and indexing it by a variable makes a tuple object first.)"""
 
 
 def _cards_of_suit(suit: int) -> tuple[tuple[int, ...], ...]:
@@ -81,7 +83,8 @@ class TrumpTables:
     trump: int
     members: int
     extras: int
-    suit_masks: tuple[int, int, int, int]
+    suit_masks: tuple[int, ...]
+    """Four of them, by suit (of any length to mypyc: see :data:`SHIFT`)."""
     lead_suit: tuple[int, ...]
     lead_strength: tuple[tuple[int, ...], ...]
     off_bit: int

@@ -30,7 +30,14 @@ def trick_strengths(lead: Card | int, trump: Suit, variant: Variant = Variant.ST
     trump in ``variant``: of the cards played to it, the strongest wins (the first of equals,
     as :func:`winning_seat` has it; -1 never wins). For following a trick card by card, as
     the server's views do, without going over its cards again."""
-    return TABLES[variant].by_trump[trump].lead_strength[lead]
+    return lead_strengths(trump, variant)[lead]
+
+
+def lead_strengths(trump: Suit, variant: Variant = Variant.STANDARD) -> tuple[tuple[int, ...], ...]:
+    """:func:`trick_strengths` of every lead at once, by the leading card's code, for one hand's
+    trump: found once a hand (finding it costs a variant's and a trump's lookup, where reading
+    the lead's is an index)."""
+    return TABLES[variant].by_trump[trump].lead_strength
 
 
 def suit_of(card: Card | int, trump: Suit, variant: Variant = Variant.STANDARD) -> Suit:

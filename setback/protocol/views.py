@@ -26,7 +26,7 @@ from setback.engine import (
     Suit,
     TrickWon,
     TrumpPitched,
-    trick_strengths,
+    lead_strengths,
 )
 from setback.protocol.convert import (
     ACTION_TEXT,
@@ -122,7 +122,7 @@ ACTION_AFTER_JSON: Final = tuple(b",%b" % action for action in ACTION_JSON)
 
 
 def _cards_json(codes: list[int]) -> bytes:
-    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand (or a trick)
+    """The JSON of the cards ``codes`` (an array's items, without brackets). A hand
     holds at most seven: one formatting of as many pieces, where a join costs a list and more."""
     n = len(codes)
     if n == 0:
@@ -227,10 +227,10 @@ class WireViews:
 
     __slots__ = (
         "_above", "_best", "_bids", "_bids_json", "_called", "_clock", "_hand_json", "_head", "_held", "_last",
-        "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
-        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_json", "_tricks_json",
-        "_trump", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase", "pitcher",
-        "rules", "scores", "trump", "winning",
+        "_leads", "_least", "_opening", "_outcome_json", "_played", "_plays", "_result_json", "_results", "_rules_json",
+        "_seat_heads", "_sizes_json", "_strengths", "_table", "_tails", "_taken", "_trick_cards", "_trick_json",
+        "_tricks_json", "_variant", "bid", "dealer", "hand_number", "last_result_json", "outcome", "phase",
+        "pitcher", "rules", "scores", "trump", "winning",
     )
 
     def __init__(self, rules: Rules, shared: TableRules | None = None) -> None:
@@ -250,9 +250,11 @@ class WireViews:
         """The cards of the trick in play, in playing order."""
         self._taken: list[TrickWon] = []
         """The tricks taken this hand."""
-        self._trump: Suit | None = None
         self.winning: int | None = None
         """The seat whose card wins the trick in play so far (None while no card is in it)."""
+        self._leads: tuple[tuple[int, ...], ...] = ()
+        """How strongly each card plays in a trick led by each card, for the hand's trump (empty
+        until trump is named: the first card names it)."""
         self._strengths: tuple[int, ...] = ()
         """How strongly each card plays in the trick in play (the rule's, from its first card)."""
         self._best = 0
@@ -285,6 +287,8 @@ class WireViews:
         self._tricks_json = b""
         """The items of the bids, the trick in play and the tricks taken, without their brackets:
         each kept as it grows."""
+        self._trick_cards = b""
+        """The cards of the trick in play (a taken trick's ``cards``), as :attr:`_trick_json` grows."""
         self._result_json = b""
         """``,"scores":…,"last_result":…``"""
         self._least = 0
@@ -357,13 +361,14 @@ class WireViews:
                 self._above = -1
                 self._sizes_json = _sizes_of([len(cards) for cards in self._held])
             plays = self._plays
-            if not plays:  # it leads: how strongly each card plays follows from it
-                assert self._trump is not None  # the first card of the hand names it
-                self._strengths = trick_strengths(code, self._trump, self._variant)
+            if not plays:  # it leads: how strongly each card plays follows from it (trump is named by now)
+                self._strengths = self._leads[code]
                 self._best = -2  # below any card's, which the leader's beats
             plays.append(event)
             trick = self._trick_json
             self._trick_json = trick + SEAT_CARD_AFTER_JSON[seat][code] if len(trick) else SEAT_CARD_JSON[seat][code]
+            cards = self._trick_cards
+            self._trick_cards = cards + CARD_AFTER_JSON[code] if len(cards) else CARD_JSON[code]
             strength = self._strengths[code]
             if strength > self._best:  # a card as strong as the best so far does not take it (winning_seat's rule)
                 self._best = strength
@@ -371,18 +376,14 @@ class WireViews:
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             self._taken.append(event)
-            cards: list[int] = []
-            for play in self._plays:
-                card: int = play.card
-                cards.append(card)
             taken = b'{"number":%b,"leader":%b,"cards":[%b],"winner":%b}' % (
-                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], _cards_json(cards),
+                _int_json(event.trick_number), SMALL_INTS[event.plays[0].seat], self._trick_cards,
                 SMALL_INTS[event.winner],
             )
             self._plays = []
             self.winning = None
             self._tricks_json = _added(self._tricks_json, taken)
-            self._trick_json = b""
+            self._trick_json = self._trick_cards = b""
             self._played = b""
         elif kind is Passed or kind is BidMade:
             assert isinstance(event, (Passed, BidMade))  # a tuple: Passed | BidMade would make a union each time
@@ -393,7 +394,7 @@ class WireViews:
         elif kind is TrumpPitched:
             assert isinstance(event, TrumpPitched)
             self.trump = SUIT_LETTER[event.trump]
-            self._trump = event.trump
+            self._leads = lead_strengths(event.trump, self._variant)
             self._called = b""
         elif kind is PitcherChosen:
             assert isinstance(event, PitcherChosen)
@@ -408,11 +409,12 @@ class WireViews:
             self.dealer = event.dealer
             self._held = [list(cards) for cards in event.hands]
             self._bids = []
-            self.pitcher = self.bid = self.trump = self._trump = self.winning = None
+            self.pitcher = self.bid = self.trump = self.winning = None
+            self._leads = ()
             self._plays = []
             self._taken = []
             self._head = self._called = self._played = b""
-            self._bids_json = self._trick_json = self._tricks_json = b""
+            self._bids_json = self._trick_json = self._trick_cards = self._tricks_json = b""
             self._hand_json = [b""] * len(self._held)
             sizes = [len(cards) for cards in self._held]
             least = most = sizes[0]

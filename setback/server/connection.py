@@ -441,7 +441,7 @@ class Connection(LineSink):
         transport = self.transport
         first, out = self._first, self._out
         if first is not None and transport is not None and not transport.is_closing():
-            if self._paused or self._backlog:
+            if self._paused or len(self._backlog):  # (a native read of its size: its truth is a generic call)
                 self._backlog += first
                 for line in out:
                     self._backlog += line
