@@ -358,16 +358,21 @@ class ExpertBot(SearchBot):
     def value(self, state: GameState, before: list[int], side: int) -> float:
         """With ``odds`` (and not as search), at a table with chances: the chance ``side`` wins
         the game after the hand in ``state`` (1 or 0 when it is over); else the hand's points."""
-        return Values(before, side, None if self.as_search else self.chances).value(state)
+        return self._values(before, side).value(state)
 
     def score(self, action: int, state: GameState, before: list[int], side: int) -> float:
         """:meth:`value`, noted in the bid decision's :class:`Tally` (with its points) when one is kept."""
-        return Values(before, side, None if self.as_search else self.chances, self.tally).score(action, state)
+        return self._values(before, side).score(action, state)
 
     def values(self, before: list[int], side: int) -> Values | None:
         if type(self).value is ExpertBot.value and type(self).score is ExpertBot.score:
-            return Values(before, side, None if self.as_search else self.chances, self.tally)
+            return self._values(before, side)
         return None
+
+    def _values(self, before: list[int], side: int) -> Values:
+        """The expert's values of a rollout begun at ``before`` for ``side``: by the odds unless
+        playing as search, noted in the decision's tally if it keeps one."""
+        return Values(before, side, None if self.as_search else self.chances, self.tally)
 
     def sampler(self, view: View) -> Sampler:
         """With ``read`` (and not as search), samples that read the auction and the pitch."""
