@@ -95,11 +95,17 @@ and with ``answer`` they scored +0.07 against 1200 without it, paired on 400 gam
 BIDS = 1.0
 """A bid decision's rollouts, as a multiple of a card's (``bids``)."""
 SOLVES = 32
-"""Samples solved exactly per decision once the hand is in its last tricks."""
-SOLVE_FROM = 3
+"""Samples solved exactly per decision once the hand is in its last tricks, at a table of more
+than two."""
+SOLVES_HEADS_UP = 128
+"""The same heads up (``solves``): with the solver compiled 128 samples of four cards a hand take
+a few milliseconds, and four times the samples cut the noise of a choice among two or three
+cards (setback/benchmarks/README.md, "The endgame solved from four cards")."""
+SOLVE_FROM = 4
 """Heads up, the cards left in each hand from which a card is chosen by exact play-outs of its
 samples (:mod:`setback.bots.solver`; ``solve_from``, up to 6: every card, the pitch too). Solving
-from 6 scored 0.45-0.48 against ``search`` where 3 scored 0.515 (benchmarks README)."""
+from 6 scored 0.45-0.48 against ``search`` where 3 scored 0.515 (32 samples); from 4 with 128
+samples +0.02 against 3 with 32 (benchmarks README, "The endgame solved from four cards")."""
 BID_PLAYOUTS = 300
 """A heads-up bid's play-outs, solved (``bid_playouts``): 60 samples of the hidden cards among
 five bids."""
@@ -112,9 +118,9 @@ HALVES = ("expert", "search")
 
 
 def endgame_cards(players: int) -> int:
-    """The cards left in each hand from which the rest of the hand is solved exactly: three
-    heads up (36 lines a sample at most), two at bigger tables."""
-    return 3 if players == 2 else 2
+    """The cards left in each hand from which the rest of the hand is solved exactly by
+    default: :data:`SOLVE_FROM` heads up, two at bigger tables."""
+    return SOLVE_FROM if players == 2 else 2
 
 
 class MemoRollout(Rollout):
@@ -229,7 +235,7 @@ class ExpertBot(SearchBot):
         seed: int = 0,
         budget_ms: float | None = 50.0,
         playouts: int | None = None,
-        solves: int = SOLVES,
+        solves: int | None = None,
         bid_by: str = "expert",
         play_by: str = "expert",
         infer_bids: bool = True,
@@ -259,7 +265,7 @@ class ExpertBot(SearchBot):
                 raise ValueError(f"{half} must be one of {', '.join(HALVES)}, not {by!r}")
         if tree and blind:
             raise ValueError("tree and blind rollouts are not combined")
-        if solves < 1:
+        if solves is not None and solves < 1:
             raise ValueError(f"solves must be at least 1, not {solves}")
         super().__init__(seed, budget_ms, playouts or PLAYOUTS_PER_TABLE, infer_bids, club)
         self.fixed = playouts
@@ -497,7 +503,7 @@ class ExpertBot(SearchBot):
         positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
-        for _ in range(self.solves):
+        for _ in range(self.solves or (SOLVES_HEADS_UP if view.rules.players == 2 else SOLVES)):
             root = positions.state(sampler.deal(self.rng))
             assert cards_left(root) <= self.solved_cards(view.rules.players)
             solvers: dict[int, Solver] = {}

@@ -15,6 +15,10 @@ in ``odds.json`` and made by ``python -m setback.bots.make_odds``, reproducibly:
    target, each side as the next dealer) is solved from those counts, the game ending as
    the rules end it (the pitcher's side first to the target).
 
+The heads-up standard table counts its hands from match records instead
+(``make_odds --records FILE``): the expert's own games against ``search``, whose dealers pitch
+about half the hands where the tactics' dealers pitch a fifth.
+
 A table not in the file (other players, targets or club options) gets no chances; the
 expert then values a hand by its points, as the search does.
 """
