@@ -461,6 +461,11 @@ class ExpertBot(SearchBot):
         ``solve_from`` (:mod:`setback.bots.solver`), else :func:`endgame_cards`."""
         return self.solve_from if players == 2 else endgame_cards(players)
 
+    def solved_samples(self, players: int) -> int:
+        """The samples of a solved decision: ``solves`` if given, else :data:`SOLVES_HEADS_UP`
+        heads up and :data:`SOLVES` at bigger tables."""
+        return self.solves or (SOLVES_HEADS_UP if players == 2 else SOLVES)
+
     def _tree(self, view: View) -> Action:
         """The card the search tree (:mod:`setback.bots.tree`) visited most in ``playouts``
         iterations on the expert's samples, rollouts and values. The samples are as many as the
@@ -503,7 +508,7 @@ class ExpertBot(SearchBot):
         positions = Positions(view)
         before = list(view.scores)
         totals = [0.0] * len(legal)
-        for _ in range(self.solves or (SOLVES_HEADS_UP if view.rules.players == 2 else SOLVES)):
+        for _ in range(self.solved_samples(view.rules.players)):
             root = positions.state(sampler.deal(self.rng))
             assert cards_left(root) <= self.solved_cards(view.rules.players)
             solvers: dict[int, Solver] = {}

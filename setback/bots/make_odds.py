@@ -4,7 +4,8 @@
 ``--records FILE...`` counts the hands of the heads-up standard table from match records
 (spec.md section 5) instead of the tactics' play-outs: every scored hand of every game in the
 files played by those rules. The shipped table of that game is counted so from the expert's
-games against ``search`` (setback/benchmarks/README.md, "The chances counted from the games"),
+games against ``search`` (setback/benchmarks/README.md, "The endgame solved from four cards,
+the chances counted from the games"),
 whose pitchers bid and make far more than the tactics' count; the other tables keep the
 tactics' counts.
 """
