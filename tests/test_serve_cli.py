@@ -39,7 +39,7 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
     db = tmp_path / "club.sqlite3"
     process = subprocess.Popen(
         [sys.executable, "-m", "setback", "--log-json", "serve", "--no-advertise", "--host", "127.0.0.1",
-         "--port", str(port), "--web-port", "0",
+         "--port", str(port), "--web-port", "0", "--wal-sync", "0.1",
          "--db", str(db)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -78,10 +78,10 @@ async def test_serve_plays_a_game_and_says_goodbye_on_sigterm(tmp_path: Path) ->
 
 
 def test_serve_refuses_settings_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
-    """A negative pause, pace or grace, or no connections at all, is a typing error: status 2, one line."""
+    """A negative pause, pace, grace or sync, or no connections at all, is a typing error: status 2, one line."""
     for flags in (
         ["--bot-table-pause", "-1"], ["--bot-table-pace", "-0.5"], ["--reconnect-grace", "-5"],
-        ["--max-connections", "0"],
+        ["--max-connections", "0"], ["--wal-sync", "-0.1"],
     ):
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--db", ":memory:", "--no-advertise", *flags])

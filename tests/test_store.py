@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -14,6 +15,8 @@ import pytest
 import structlog
 
 import setback.server.store as store_module
+from setback.server.app import Server
+from setback.server.config import ServerConfig
 from setback.server.store import CHECKPOINT_SECONDS, SCHEMA_VERSION, DamagedRecordError, Store
 
 RULES = {"players": 2}
@@ -465,12 +468,9 @@ def test_the_checkpoint_thread_folds_the_wal_into_the_file(tmp_path: Path) -> No
     assert row is not None and row.actions == moves
 
 
-def test_the_checkpoint_thread_syncs_the_wal_between_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Between two rounds (here none comes), the thread writes what was committed to the disk
-    a little at a time (an ``fdatasync`` of the WAL), and syncs nothing when nothing was committed."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
-    db = tmp_path / "s.sqlite3"
-    store = Store(db)
+def _watch_wal_syncs(db: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """An event set at every ``fdatasync`` of ``db``'s WAL made through Python (the checkpoint
+    thread's own syncs between rounds; SQLite's syncs at a round do not come this way)."""
     synced = threading.Event()
     real = os.fdatasync
 
@@ -480,19 +480,71 @@ def test_the_checkpoint_thread_syncs_the_wal_between_rounds(tmp_path: Path, monk
         real(fd)
 
     monkeypatch.setattr(os, "fdatasync", fdatasync)
+    return synced
+
+
+WAL_SYNC = 0.1
+"""Seconds between the WAL's syncs between rounds, when a test asks for them (``--wal-sync 0.1``)."""
+
+
+def test_asked_to_the_checkpoint_thread_syncs_the_wal_between_rounds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``wal_sync``, between two rounds (here none comes) the thread writes what was
+    committed to the disk that often (an ``fdatasync`` of the WAL), and syncs nothing when
+    nothing was committed."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    synced = _watch_wal_syncs(db, monkeypatch)
     game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
     store.commit()
-    store.start_checkpoints()
+    store.start_checkpoints(wal_sync=WAL_SYNC)
     try:
         assert synced.wait(60), "what the WAL held when the thread started was never synced"
         synced.clear()
-        time.sleep(5 * store_module.WAL_SYNC_SECONDS)
+        time.sleep(5 * WAL_SYNC)
         assert not synced.is_set(), "the WAL was synced again with nothing committed since"
         store.add_action(game_id, 0, "bid 2", 0)
         store.commit()
         assert synced.wait(60), "the committed action was never synced"
     finally:
         store.close()
+
+
+def test_by_default_only_the_rounds_sync_the_wal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``wal_sync`` the thread syncs nothing between two rounds, whatever is committed:
+    each sync would stall a busy server's tables (the rounds' own syncs are SQLite's)."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    synced = _watch_wal_syncs(db, monkeypatch)
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    store.start_checkpoints()
+    try:
+        for seq in range(5):
+            store.add_action(game_id, seq, "bid 2", 0)
+            store.commit()
+            time.sleep(2 * WAL_SYNC)
+        assert not synced.is_set(), "the thread synced the WAL between rounds unasked"
+    finally:
+        store.close()
+
+
+async def test_the_servers_wal_sync_reaches_its_checkpoint_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``setback serve --wal-sync``: the server's store syncs its WAL between rounds."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    db = tmp_path / "s.sqlite3"
+    synced = _watch_wal_syncs(db, monkeypatch)
+    server = Server(ServerConfig(host="127.0.0.1", port=0, db=str(db), wal_sync=WAL_SYNC))
+    await server.start()  # (its start commits: the WAL holds something to sync)
+    try:
+        assert await asyncio.to_thread(synced.wait, 60), "the server's WAL was never synced between rounds"
+    finally:
+        await server.stop()
 
 
 WAL_RESTARTS = 2

@@ -103,13 +103,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, name=args.name, password=args.password,
         max_connections=args.max_connections, reconnect_grace=args.reconnect_grace,
         bot_table_pause=args.bot_table_pause, bot_table_pace=args.bot_table_pace, bot_pace=args.bot_pace,
-        tls_cert=args.tls_cert, tls_key=args.tls_key,
+        tls_cert=args.tls_cert, tls_key=args.tls_key, wal_sync=args.wal_sync,
     )
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ValueError("--tls-cert and --tls-key go together")
-    if args.max_connections < 1 or min(args.reconnect_grace, args.bot_table_pause, args.bot_table_pace) < 0:
+    waits = (args.reconnect_grace, args.bot_table_pause, args.bot_table_pace, args.wal_sync)
+    if args.max_connections < 1 or min(waits) < 0:
         raise ValueError(
-            "--max-connections is at least 1; --reconnect-grace, --bot-table-pause and --bot-table-pace at least 0"
+            "--max-connections is at least 1; --reconnect-grace, --bot-table-pause, --bot-table-pace and --wal-sync "
+            "at least 0"
         )
     if not 0 <= args.bot_pace <= MAX_BOT_PACE:
         raise ValueError(f"--bot-pace is 0 to {MAX_BOT_PACE:g} seconds")
@@ -163,6 +165,11 @@ def register(command: AddCommand) -> None:
     serve.add_argument(
         "--db", metavar="PATH", help="SQLite file for tables, games and ratings (default: in your data folder; "
         ":memory: keeps nothing)"
+    )
+    serve.add_argument(
+        "--wal-sync", type=float, default=0.0, metavar="SECONDS",
+        help="also write new records to the disk this often, so that a power cut loses less "
+        "(default 0: every 2 seconds, at each checkpoint; each sync slows a busy server a little)",
     )
     serve.add_argument(
         "--no-advertise", action="store_true", help="do not announce the server on the LAN (mDNS/DNS-SD)"

@@ -95,7 +95,7 @@ class Server:
         self.store.claim()
         self.lobby.restore()
         self.store.commit()
-        self.store.start_checkpoints()
+        self.store.start_checkpoints(self.config.wal_sync)
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(
             lambda: Connection(self), self.config.host, self.config.port, reuse_address=True,

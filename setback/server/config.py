@@ -58,6 +58,11 @@ class ServerConfig:
     tls_cert: str | None = None
     tls_key: str | None = None
     """PEM files: with both, the server speaks TLS only."""
+    wal_sync: float = 0.0
+    """Seconds between syncs of the records' new commits to the disk (their WAL) besides the
+    checkpoint rounds, which sync every 2 seconds; 0: the rounds only. What a power cut may
+    lose is about this long (docs/operations.md); each sync stalls a busy server's tables a
+    little."""
     local: bool = False
     """The server of one client (``setback play --bots``): its tables are marked as its own,
     and it closes them when it stops (their unfinished games recorded as they stood);

@@ -55,24 +55,18 @@ log = structlog.get_logger("setback.store")
 
 SCHEMA_VERSION = 5
 CHECKPOINT_SECONDS = 2.0
-"""How often the server's checkpoint thread folds the WAL into the database file. What a
-round costs the tables is mostly its syncs, not the pages it writes, so rounds are few
-(README, "Figures"): the WAL holds up to a round's worth of commits, some 70 MB under the
-benchmark's load at 50 tables, little at a club's; between rounds the thread writes it to
-the disk a tenth of a second at a time (:data:`WAL_SYNC_SECONDS`)."""
+"""How often the server's checkpoint thread folds the WAL into the database file (and so
+syncs what was committed to the disk). What a round costs the tables is mostly its syncs,
+not the pages it writes, so rounds are few (README, "Figures"): the WAL holds up to a
+round's worth of commits, some 110 MB under the benchmark's load at 50 tables, little at a
+club's. Between rounds the thread may also sync the WAL's new commits more often
+(:meth:`Store.start_checkpoints`, ``setback serve --wal-sync``)."""
 WAL_LIMIT_BYTES = 128 << 20
 """The most the WAL may hold before the writer folds it itself, whatever the checkpoint thread
 managed: writing faster than a round folds (``setback bench records`` writes several times
 faster than the server plays) would otherwise grow the WAL past any size, since a round
 starts over only once it has caught up. Once folded, the WAL starts over and its file is cut
 back to this size. Under a server's load the rounds keep it well below (README, "Figures")."""
-WAL_SYNC_SECONDS = 0.1
-"""How often, between two checkpoint rounds, the checkpoint thread writes the WAL's new frames
-to the disk (an ``fdatasync`` of the WAL, when anything was committed since the last). Left to
-the round, the WAL's sync wrote some 2 seconds of commits at once (tens of MB under the
-benchmark's load), and round trips answered meanwhile took some 1.5 times as long; in tenths
-of a second the same writes come in small pieces (README, "Throughput"). No commit asks for
-these syncs (a commit may sleep a moment while one runs); commits only reach the disk sooner."""
 WAL_CHECK_COMMITS = 16
 """Commits between two looks at the WAL's size (a ``stat`` of its file)."""
 CHECKPOINT_PASSES = 8
@@ -470,6 +464,8 @@ class Store:
         ).fetchone()[0]) + 1
         self._checkpointer: threading.Thread | None = None
         self._fold_rest = False
+        self._wal_sync = 0.0
+        """Seconds between the WAL's syncs between two checkpoint rounds (0: only the rounds sync)."""
         """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
         self._commits = 0
         self._writer = self.db.cursor()
@@ -678,15 +674,23 @@ class Store:
         self._claim.write(msgspec.json.encode(holder))
         self._claim.flush()
 
-    def start_checkpoints(self) -> None:
-        """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`.
+    def start_checkpoints(self, wal_sync: float = 0.0) -> None:
+        """Fold the WAL into the file from a thread of its own, every :data:`CHECKPOINT_SECONDS`;
+        with ``wal_sync`` (seconds, more than 0), the same thread also writes the WAL's new
+        commits to the disk that often between two rounds (an ``fdatasync`` of the WAL, when
+        anything was committed since the last), so that a power cut loses less.
 
         SQLite would otherwise checkpoint inside a commit every thousand pages, stalling
         the event loop for milliseconds (and every table with it); a passive checkpoint on
-        another connection runs beside the writer without blocking it.
+        another connection runs beside the writer without blocking it. No commit waits for
+        the syncs between rounds, but each stalls the tables a little on a busy machine: at
+        50 tables of bots, syncs every tenth of a second cost some 0.4x the echo's p99 and
+        5% of the decisions a second (setback/benchmarks/README.md, "Scale"), so by default
+        only the rounds sync.
         """
         if self.path == ":memory:" or self._checkpointer is not None:
             return
+        self._wal_sync = wal_sync
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")  # the WAL cut back when it starts over
         self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
@@ -696,10 +700,11 @@ class Store:
         other = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             round_at = time.monotonic() + CHECKPOINT_SECONDS
-            synced = -1  # what the WAL holds when the thread starts is synced at its first tick
-            while not self._closing.wait(max(0.0, min(WAL_SYNC_SECONDS, round_at - time.monotonic()))):
+            synced = -1  # with syncs between rounds: what the WAL holds when the thread starts, at its first tick
+            every = self._wal_sync if self._wal_sync > 0 else CHECKPOINT_SECONDS
+            while not self._closing.wait(max(0.0, min(every, round_at - time.monotonic()))):
                 if time.monotonic() < round_at:
-                    if self._commits != synced:  # something new in the WAL: on to the disk, a little at a time
+                    if self._wal_sync > 0 and self._commits != synced:  # something new in the WAL: on to the disk
                         synced = self._commits
                         self._sync_wal()
                     continue
@@ -724,7 +729,7 @@ class Store:
             return  # busy or briefly unwritable: the next round tries again, commits go on
 
     def _sync_wal(self) -> None:
-        """Write what the WAL holds to the disk (:data:`WAL_SYNC_SECONDS`). Where the system does
+        """Write what the WAL holds to the disk (between rounds, when asked to). Where the system does
         not let a reader sync the file, the rounds' own syncs do it, as before. (SQLite takes no
         POSIX lock on the WAL, only on the ``-shm`` file and the database, so closing this
         descriptor lets go of none of its locks.)"""
