@@ -483,6 +483,18 @@ def _watch_wal_syncs(db: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Eve
     return synced
 
 
+def _between_rounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Store, int, threading.Event]:
+    """A store with a game committed, no checkpoint round due for an hour, and its WAL's syncs
+    between rounds watched (:func:`_watch_wal_syncs`)."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    synced = _watch_wal_syncs(db, monkeypatch)
+    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    return store, game_id, synced
+
+
 WAL_SYNC = 0.1
 """Seconds between the WAL's syncs between rounds, when a test asks for them (``--wal-sync 0.1``)."""
 
@@ -493,12 +505,7 @@ def test_asked_to_the_checkpoint_thread_syncs_the_wal_between_rounds(
     """With ``wal_sync``, between two rounds (here none comes) the thread writes what was
     committed to the disk that often (an ``fdatasync`` of the WAL), and syncs nothing when
     nothing was committed."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
-    db = tmp_path / "s.sqlite3"
-    store = Store(db)
-    synced = _watch_wal_syncs(db, monkeypatch)
-    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
-    store.commit()
+    store, game_id, synced = _between_rounds(tmp_path, monkeypatch)
     store.start_checkpoints(wal_sync=WAL_SYNC)
     try:
         assert synced.wait(60), "what the WAL held when the thread started was never synced"
@@ -515,12 +522,7 @@ def test_asked_to_the_checkpoint_thread_syncs_the_wal_between_rounds(
 def test_by_default_only_the_rounds_sync_the_wal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without ``wal_sync`` the thread syncs nothing between two rounds, whatever is committed:
     each sync would stall a busy server's tables (the rounds' own syncs are SQLite's)."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)
-    db = tmp_path / "s.sqlite3"
-    store = Store(db)
-    synced = _watch_wal_syncs(db, monkeypatch)
-    game_id = store.start_game("t1", 0, 1, RULES, ["a", "b"], False)
-    store.commit()
+    store, game_id, synced = _between_rounds(tmp_path, monkeypatch)
     store.start_checkpoints()
     try:
         for seq in range(5):
