@@ -464,9 +464,9 @@ class Store:
         ).fetchone()[0]) + 1
         self._checkpointer: threading.Thread | None = None
         self._fold_rest = False
+        """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
         self._wal_sync = 0.0
         """Seconds between the WAL's syncs between two checkpoint rounds (0: only the rounds sync)."""
-        """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
         self._commits = 0
         self._writer = self.db.cursor()
         """The cursor each turn's commit runs on (a cursor made for each statement costs more than
@@ -684,9 +684,9 @@ class Store:
         the event loop for milliseconds (and every table with it); a passive checkpoint on
         another connection runs beside the writer without blocking it. No commit waits for
         the syncs between rounds, but each stalls the tables a little on a busy machine: at
-        50 tables of bots, syncs every tenth of a second cost some 0.4x the echo's p99 and
-        5% of the decisions a second (setback/benchmarks/README.md, "Scale"), so by default
-        only the rounds sync.
+        50 tables of bots, syncs every tenth of a second cost up to 0.4x the echo's p99 and
+        5% of the decisions a second in three of four comparisons (setback/benchmarks/README.md,
+        "Scale"), so by default only the rounds sync.
         """
         if self.path == ":memory:" or self._checkpointer is not None:
             return
