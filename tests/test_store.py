@@ -549,6 +549,48 @@ async def test_the_servers_wal_sync_reaches_its_checkpoint_thread(
         await server.stop()
 
 
+class _ScriptedCheckpoints:
+    """Stands for the checkpoint thread's connection: each ``PRAGMA wal_checkpoint`` answers the
+    next count of frames in the WAL from ``counts``, all of them folded."""
+
+    def __init__(self, counts: list[int]) -> None:
+        self.counts = counts
+
+    def execute(self, sql: str) -> _ScriptedCheckpoints:
+        assert sql == "PRAGMA wal_checkpoint(PASSIVE)"
+        return self
+
+    def fetchone(self) -> tuple[int, int, int]:
+        count = self.counts.pop(0)
+        return (0, count, count)
+
+
+@pytest.mark.parametrize(
+    ("counts", "writer_folds"),
+    [
+        ([100, 120, 120, 20], False),  # caught up, and the WAL started over at the next commit
+        ([100, 120, 120, 120], False),  # caught up, nothing committed since: the next commit starts it over
+        ([100, 120, 120, 150], True),  # caught up, yet the WAL grew on without starting over
+        ([100 + n for n in range(store_module.CHECKPOINT_PASSES)], True),  # never caught up
+    ],
+)
+def test_a_round_leaves_the_writer_to_fold_the_rest_when_the_wal_did_not_start_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, counts: list[int], writer_folds: bool
+) -> None:
+    """A commit that began before a round's last pass appends to the WAL instead of starting it
+    over: a round that caught up looks again a moment later, and leaves the writer to fold the
+    few pages left if the WAL grew on, rather than let it grow to its limit."""
+    monkeypatch.setattr(store_module, "RESTART_CHECK_SECONDS", 0.0)
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        scripted = _ScriptedCheckpoints(list(counts))
+        store._checkpoint_round(scripted)  # type: ignore[arg-type]
+        assert store._fold_rest is writer_folds
+        assert scripted.counts == [], "every count was asked for"
+    finally:
+        store.close()
+
+
 WAL_RESTARTS = 2
 """How many times the WAL must start over while commits never pause: once, and once again."""
 GENERATION_CAP = 250_000

@@ -67,6 +67,8 @@ managed: writing faster than a round folds (``setback bench records`` writes sev
 faster than the server plays) would otherwise grow the WAL past any size, since a round
 starts over only once it has caught up. Once folded, the WAL starts over and its file is cut
 back to this size. Under a server's load the rounds keep it well below (README, "Figures")."""
+RESTART_CHECK_SECONDS = 0.05
+"""How long after a round that caught up the checkpoint thread looks whether the WAL started over."""
 WAL_CHECK_COMMITS = 16
 """Commits between two looks at the WAL's size (a ``stat`` of its file)."""
 CHECKPOINT_PASSES = 8
@@ -716,15 +718,28 @@ class Store:
     def _checkpoint_round(self, other: sqlite3.Connection) -> None:
         """Fold the WAL into the file through ``other``, pass after pass, each folding what was
         committed during the one before, until a pass finds nothing new (the next commit then
-        starts the WAL over) or :data:`CHECKPOINT_PASSES` are made (the writer folds the rest)."""
+        starts the WAL over) or :data:`CHECKPOINT_PASSES` are made (the writer folds the rest).
+
+        A commit that began before the last pass, while the WAL was not all folded, appends to
+        it instead of starting it over, and so does every commit after it: so a moment after a
+        round that caught up, the thread looks again, and if the WAL went on growing, the writer
+        folds the few pages left (else the WAL would grow until :data:`WAL_LIMIT_BYTES`, and the
+        writer then fold a round's worth at once: a stall of the loop some 13 ms long, README,
+        "Scale")."""
         try:
             seen = -1
             for _ in range(CHECKPOINT_PASSES):
                 logged = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
                 if logged == seen:
-                    return  # all folded, nothing committed meanwhile: the next commit starts the WAL over
+                    break  # all folded, nothing committed meanwhile: the next commit starts the WAL over
                 seen = logged
-            self._fold_rest = True  # commits kept coming: the writer folds the rest itself
+            else:
+                self._fold_rest = True  # commits kept coming: the writer folds the rest itself
+                return
+            if self._closing.wait(RESTART_CHECK_SECONDS):
+                return
+            if other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1] > seen:
+                self._fold_rest = True  # it grew on without starting over: the writer folds what is left
         except sqlite3.Error:
             return  # busy or briefly unwritable: the next round tries again, commits go on
 
