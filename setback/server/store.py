@@ -467,8 +467,6 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._fold_rest = False
         """Set by the checkpoint thread when its round could not catch up: the writer folds what is left."""
-        self._wal_sync = 0.0
-        """Seconds between the WAL's syncs between two checkpoint rounds (0: only the rounds sync)."""
         self._commits = 0
         self._writer = self.db.cursor()
         """The cursor each turn's commit runs on (a cursor made for each statement costs more than
@@ -692,21 +690,24 @@ class Store:
         """
         if self.path == ":memory:" or self._checkpointer is not None:
             return
-        self._wal_sync = wal_sync
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")  # the WAL cut back when it starts over
-        self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="setback-checkpoint", daemon=True)
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, args=(wal_sync,), name="setback-checkpoint", daemon=True
+        )
         self._checkpointer.start()
 
-    def _checkpoint_loop(self) -> None:
+    def _checkpoint_loop(self, wal_sync: float) -> None:
+        """Rounds every :data:`CHECKPOINT_SECONDS`, and with ``wal_sync`` more than 0 the WAL's
+        syncs that often between them (:meth:`start_checkpoints`)."""
         other = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             round_at = time.monotonic() + CHECKPOINT_SECONDS
             synced = -1  # with syncs between rounds: what the WAL holds when the thread starts, at its first tick
-            every = self._wal_sync if self._wal_sync > 0 else CHECKPOINT_SECONDS
+            every = wal_sync if wal_sync > 0 else CHECKPOINT_SECONDS
             while not self._closing.wait(max(0.0, min(every, round_at - time.monotonic()))):
                 if time.monotonic() < round_at:
-                    if self._wal_sync > 0 and self._commits != synced:  # something new in the WAL: on to the disk
+                    if wal_sync > 0 and self._commits != synced:  # something new in the WAL: on to the disk
                         synced = self._commits
                         self._sync_wal()
                     continue
