@@ -5,8 +5,9 @@ machine that others share, so its figures move by 10% or more from run to run. T
 the same :class:`Server` (recording to a SQLite file, as it does by default) through
 in-memory transports: each bot's ``act`` goes straight to its connection's
 ``data_received``, and each turn of the loop ends as the server's do (commit, then write).
-It prints the process's CPU time a decision (the server's and the bots' together). Run
-under callgrind, it counts instructions, which no other load on the machine changes:
+It prints the process's CPU time a decision (the server's and the bots' together). Table *i*
+is created with seed *i*, so every run plays the same games move for move. Run under
+callgrind, it counts instructions, which no other load on the machine changes:
 
     valgrind --tool=callgrind --instr-atstart=no python -m setback.benchmarks.turns --callgrind
 
@@ -20,10 +21,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import hashlib
 import json
 import logging
 import os
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -142,8 +146,8 @@ async def measure(tables: int, decisions: int, callgrind: bool = False, transpor
 
     logs.configure(json=True, level=logging.WARNING)  # as the benchmark's server
     folder = tempfile.mkdtemp(prefix="setback-turns-")
-    config = ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600,
-                          db=os.path.join(folder, "bench.sqlite3"))
+    records = os.path.join(folder, "bench.sqlite3")
+    config = ServerConfig(host="127.0.0.1", port=0, max_connections=20_000, idle_timeout=600, db=records)
     server = Server(config)
     await server.start()
     tune_gc()
@@ -172,8 +176,8 @@ async def measure(tables: int, decisions: int, callgrind: bool = False, transpor
                     bot.connection.data_received(UPGRADE)
                 send(bot, HELLO)
             await asyncio.sleep(0)
-            create = b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null}}\n'
-            send(four[0], create % index)
+            create = b'{"type":"create_table","id":1,"name":"bench %d","clock":{"decision_seconds":null},"seed":%d}\n'
+            send(four[0], create % (index, index))  # seeded: every run deals the same games, move for move
             await asyncio.sleep(0)
             heard = four[0].heard or []
             table = next(json.loads(line)["table"]["table"] for line in heard if b'"id":1,' in line)
@@ -203,11 +207,28 @@ async def measure(tables: int, decisions: int, callgrind: bool = False, transpor
         cpu = time.process_time() - began
         if callgrind:
             _instrument("off")
-        return {"hot_path": compiled.STATUS, "transport": transport, "tables": tables, "decisions": played,
-                "cpu_us_per_decision": round(1e6 * cpu / played, 2)}
-    finally:
+        figures: dict[str, Any] = {
+            "hot_path": compiled.STATUS, "transport": transport, "tables": tables, "decisions": played,
+            "cpu_us_per_decision": round(1e6 * cpu / played, 2),
+        }
         await server.stop()
+        figures["plays"] = plays_of(records)
+        return figures
+    finally:
+        await server.stop()  # (again after a run: a stopped server stops at once)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def plays_of(db: str) -> str:
+    """A fingerprint of every action the server recorded in ``db``, in order: two runs whose
+    instructions are compared must show the same."""
+    digest = hashlib.sha256()
+    with contextlib.closing(sqlite3.connect(db)) as records:
+        for (actions,) in records.execute("SELECT actions FROM journal ORDER BY turn"):
+            digest.update(actions.encode())
+        for row in records.execute("SELECT table_id, number, seed, actions FROM games ORDER BY id"):
+            digest.update(repr(row).encode())
+    return digest.hexdigest()[:16]
 
 
 def main(argv: list[str] | None = None) -> None:
