@@ -599,11 +599,11 @@ async def test_the_new_table_dialog_makes_a_pedro_table_in_pairs_and_shows_a_ref
             assert dialog.query_one("#target", Select).value == TARGET_DEFAULT
             assert "partnerships only" in str(dialog.query_one("#sides_hint", Static).render())
             dialog.query_one("#teams", Select).value = 0
-            await pilot.click("#create_button")
-            await pilot.pause()
+            dialog.query_one("#create_button", Button).press()  # not a click: the sides' hint may still move it
+            problem = dialog.query_one("#problem", Static)
+            await until(pilot, lambda: "does not go with" in str(problem.render()), "the refusal")
             assert isinstance(app.screen, CreateTableDialog)
-            problem = str(dialog.query_one("#problem", Static).render())
-            assert "variant pedro does not go with teams none (cutthroat)" in problem
+            assert "variant pedro does not go with teams none (cutthroat)" in str(problem.render())
             dialog.query_one("#teams", Select).value = 2
             dialog.query_one("#bots", Select).value = 3
             await pilot.pause()
