@@ -106,6 +106,35 @@ def test_a_commit_that_fails_keeps_none_of_its_writes_and_the_next_commits(tmp_p
     store.close()
 
 
+def test_a_turn_of_one_write_commits_it_alone_and_a_failure_keeps_nothing(tmp_path: Path) -> None:
+    """Most turns write only their journal row: that one statement is its own transaction
+    (no BEGIN and COMMIT around it), committed for every other reader of the file at once;
+    when it fails, nothing of it is kept and no transaction is left open."""
+    db = tmp_path / "s.sqlite3"
+    store = Store(db)
+    game_id = store.start_game("t0", 0, 1, RULES, ["a", "b"], False)
+    store.commit()
+    store.add_action(game_id, 0, "pass", 0)
+    batch = store.take()
+    assert len(batch) == 1  # the turn's journal row alone
+    store.write(batch)
+    assert not store.db.in_transaction
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 1
+        raw.execute("ALTER TABLE journal RENAME TO journal_gone")
+    store.add_action(game_id, 1, "bid 2", 0)
+    with pytest.raises(sqlite3.OperationalError):
+        store.commit()
+    assert not store.db.in_transaction
+    with sqlite3.connect(db) as raw:
+        raw.execute("ALTER TABLE journal_gone RENAME TO journal")
+    store.add_action(game_id, 1, "bid 2", 0)
+    store.commit()
+    with sqlite3.connect(db) as raw:
+        assert raw.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 2
+    store.close()
+
+
 def test_a_games_end_copies_and_deletes_nothing_and_every_game_reads_back(tmp_path: Path) -> None:
     """Games end at staggered turns while others go on and new ones start: the journal keeps
     every action once, and each game, one at a time or all in one pass, reads back its own."""
