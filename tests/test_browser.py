@@ -396,6 +396,60 @@ async def test_two_guests_play_together_and_a_reload_comes_back(browser: Any, sh
         assert_only_seen_cards(bob.frames, seat=3)
 
 
+LOOK_AT_BIDDING = """() => {
+    const bids = [...document.querySelectorAll('#actions button.bid')];
+    const summary = document.querySelector('.panel.summary');
+    return {bids: bids.map((b) => b.getBoundingClientRect().bottom),
+            summary: summary && summary.getAttribute('aria-label')};
+}"""
+"""At one instant: the bottoms of the bid buttons on screen, and the label of the hand's summary
+on the felt (null: none)."""
+
+
+async def test_a_summary_stays_up_for_the_first_bidder_and_gives_way_to_bids_to_beat(
+    browser: Any, shots: Path
+) -> None:
+    """On a phone, heads-up against a bot: when this player bids first in a hand, the last
+    hand's summary is still on the felt, the bids in view under it without scrolling (before,
+    it closed at once and the first bidder never read it); its bid leaves it up, and the next
+    hand's first card takes it away. When a bid was made before this player's turn, the
+    summary gives way so that the bid to beat shows."""
+    async with serving() as server, guest(browser, page_url(server), PHONE) as ann:
+        page = ann.page
+        await enter(ann, "ann")
+        await create(ann, players=2, bots=1)
+        firsts = seconds = 0
+        async with asyncio.timeout(120):
+            while not firsts:
+                look = await page.evaluate(LOOK_AT_BIDDING)
+                if look["bids"]:
+                    decide = next(f for f in reversed(ann.frames) if f["type"] == "decide")
+                    scored = [f for f in ann.frames if f.get("event", {}).get("kind") == "hand_scored"]
+                    if not decide["view"]["bids"] and scored:  # first to bid after a scored hand
+                        hand = scored[-1]["event"]["result"]["hand_number"]
+                        assert look["summary"] == f"Hand {hand} summary", look
+                        assert max(look["bids"]) <= PHONE["height"], look  # no scrolling to bid
+                        await ann.screenshot(shots / "summary-while-bidding-first-360x640.png")
+                        firsts += 1
+                    elif decide["view"]["bids"]:
+                        assert look["summary"] is None, look  # the bid to beat shows on the felt
+                        seconds += 1
+                if not firsts and not await move(ann):
+                    await asyncio.sleep(0.1)
+        assert seconds  # heads-up, this player bid second in a hand before
+        await page.locator("#actions button.bid").first.click(timeout=MOVE_MS)
+        async with asyncio.timeout(60):
+            while not await page.locator("#felt .played").count():  # up until the hand's first card
+                if not (await page.locator("#hand button.playable").count()
+                        or (await page.evaluate(LOOK_AT_BIDDING))["summary"]):
+                    assert await page.locator("#felt .played").count()  # nothing took it away but a card
+                if not await move(ann):
+                    await asyncio.sleep(0.05)
+        await page.locator(".panel.summary").wait_for(state="detached", timeout=MOVE_MS)
+        assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert_only_seen_cards(ann.frames, seat=next(f["seat"] for f in ann.frames if f["type"] == "decide"))
+
+
 async def seated_tab(context: Any, url: str) -> Guest:
     """A tab of ``context`` where ann made a table with a bot and sits at it."""
     tab = await open_tab(context, url)

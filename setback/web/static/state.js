@@ -292,7 +292,9 @@ function decide(state, message, now) {
   state.notice = null;
   const game = takeView(state, message.view, now);
   game.standIn = false;
-  game.summary = null; // the hand's summary gives way to this player's turn
+  // the hand's summary gives way to this player's turn, to show the bids to beat; but one who
+  // bids first has none to see and would never read it: it stays up (the bids are under the felt)
+  if (message.view.phase !== "bidding" || message.view.bids.length) game.summary = null;
   game.decision = {
     request: message.request, legal: [...message.view.legal], limitMs: message.clock.limit_ms,
     remainingMs: message.clock.remaining_ms, since: now, sent: null,
