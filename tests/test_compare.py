@@ -94,6 +94,7 @@ def test_command_on_real_matches(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert (result["base_score"], result["new_score"]) == pytest.approx(scores)
     assert result["difference"] == pytest.approx(scores[1] - scores[0])
     assert result["base"] == ["random", "random"] and result["new"] == ["heuristic", "random"]
+    assert result["same_opponents"] is True
 
     with pytest.raises(SystemExit) as exit_:
         main(["compare", str(base), str(new)])
@@ -106,3 +107,24 @@ def test_command_on_real_matches(tmp_path: Path, capsys: pytest.CaptureFixture[s
         main(["compare", str(base), str(other)])
     assert exit_.value.code != 0
     assert "dealt differently" in capsys.readouterr().err
+
+
+
+def test_says_when_the_other_bots_differ(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = [record(game, "old", bot) for game, bot in enumerate([0, 1])]
+    new = [{**r, "players": [p.replace("search", "random") for p in r["players"]]}
+           for r in (record(game, "new", bot) for game, bot in enumerate([1, 1]))]
+    assert compare(Match.of(base), match("new", [1, 1])).same_opponents
+    differs = compare(Match.of(base), Match.of(new))
+    assert differs.new == ("new", "random") and not differs.same_opponents
+    assert differs.as_dict()["same_opponents"] is False
+    assert differs.difference == pytest.approx(-0.5)  # still compared: the note says what it means
+    files = []
+    for name, records in (("base.jsonl", base), ("new.jsonl", new)):
+        path = tmp_path / name
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        files.append(str(path))
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", *files])
+    assert exit_.value.code == 0
+    assert "the other bots differ" in " ".join(capsys.readouterr().out.split())

@@ -367,7 +367,8 @@ def print_comparison(c: Comparison, base: Path, new: Path) -> None:
         ([str(path), players[0], ", ".join(players[1:]), f"{score:.3f}"]
          for path, players, score in ((base, c.base, c.base_score), (new, c.new, c.new_score))),
         caption=f"difference {c.difference:+.3f}{interval}, 95% paired by deal; the winner changed in "
-        f"{c.changed} games ({c.deals_up} deals up, {c.deals_down} down)",
+        f"{c.changed} games ({c.deals_up} deals up, {c.deals_down} down)"
+        + ("" if c.same_opponents else "; the other bots differ, so the difference is not the first bot's alone"),
         left={"file", "first bot", "against"},
     )
 

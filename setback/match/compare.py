@@ -97,12 +97,17 @@ class Comparison:
     deals_up: int
     deals_down: int
 
+    @property
+    def same_opponents(self) -> bool:
+        """Whether both files' first bot met the same other bots (else the difference is not its alone)."""
+        return self.base[1:] == self.new[1:]
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "base": list(self.base), "new": list(self.new), "games": self.games, "deals": self.deals,
             "base_score": self.base_score, "new_score": self.new_score, "difference": self.difference,
             "interval": list(self.interval) if self.interval else None, "changed": self.changed,
-            "deals_up": self.deals_up, "deals_down": self.deals_down,
+            "deals_up": self.deals_up, "deals_down": self.deals_down, "same_opponents": self.same_opponents,
         }
 
 
