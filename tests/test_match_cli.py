@@ -275,6 +275,7 @@ def test_bench_server_prints_its_figures(tmp_path: Path) -> None:
             assert run[side]["p50_ms"] <= run[side]["p99_ms"]
             if sys.platform == "linux":
                 assert run[side]["server_cpu_us_per_decision"] > 0
+            assert run[side]["bots_cpu_us_per_decision"] > 0  # this process's own, on any platform
         assert run["ratio_decisions"] == round(run["setback"]["decisions_per_s"] / run["echo"]["decisions_per_s"], 3)
     assert row["ratio_p99"] == min(run["ratio_p99"] for run in row["runs"]), "of two, the lower middle"
     assert row["setback"]["decisions_per_s"] == min(run["setback"]["decisions_per_s"] for run in row["runs"])

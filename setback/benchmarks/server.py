@@ -10,7 +10,8 @@ decisions in flight on 4K connections. Figures: decisions per second, p50/p99 de
 round trip (from a bot's ``act`` to the server's answer at its table: the next ``decide``,
 or ``game_over`` after a game's last act; for the echo, from send to echo), the server
 process's CPU time per decision (user and system, all its threads, read from ``/proc`` on
-Linux), protocol errors, and the server's resident memory per connected bot.
+Linux) and this process's (the bots'; with both busy, the one that spends more a decision
+sets the pace), protocol errors, and the server's resident memory per connected bot.
 
 With ``--repeat N`` each table count is measured N times, ours then the echo each time, and
 every figure printed is the median over the runs (each ratio the median of the runs' own
@@ -92,6 +93,9 @@ class Tally:
     counting: bool = False
     cpu_us_per_decision: float | None = None
     """The server's CPU time while counting, per decision, where the platform tells it."""
+    bots_cpu_us_per_decision: float | None = None
+    """This process's CPU time (the bots') while counting, per decision: with the server's, it
+    says which of the two sets the pace when both are busy."""
     buckets: dict[int, int] | None = None
     """With no ``rtts``: the round trips counted by bucket (:data:`BUCKETS_PER_E`), which a
     hold of minutes keeps in a few kilobytes."""
@@ -436,19 +440,34 @@ async def playing(
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+CpuMarks = tuple[float | None, float]
+"""The server's CPU seconds so far (None where the platform does not tell) and this process's."""
+
+
+def _cpu_marks(server: ServerProcess) -> CpuMarks:
+    return server.cpu_seconds(), time.process_time()
+
+
+def _note_cpu(tally: Tally, before: CpuMarks, after: CpuMarks) -> None:
+    """The CPU the server and the bots spent between two marks, per decision counted."""
+    if not tally.decisions:
+        return
+    if before[0] is not None and after[0] is not None:
+        tally.cpu_us_per_decision = round(1e6 * (after[0] - before[0]) / tally.decisions, 2)
+    tally.bots_cpu_us_per_decision = round(1e6 * (after[1] - before[1]) / tally.decisions, 2)
+
+
 async def _drive(kind: str, server: ServerProcess, tables: int, seconds: float) -> Tally:
     tally = Tally()
     async with playing(kind, server.port, tables, tally):
         await asyncio.sleep(min(1.0, seconds / 4))  # warm up
-        cpu_before = server.cpu_seconds()
+        before = _cpu_marks(server)
         tally.counting = True
         began = time.perf_counter()
         await asyncio.sleep(seconds)
         tally.counting = False
         elapsed = time.perf_counter() - began
-        cpu_after = server.cpu_seconds()
-    if cpu_before is not None and cpu_after is not None and tally.decisions:
-        tally.cpu_us_per_decision = round(1e6 * (cpu_after - cpu_before) / tally.decisions, 2)
+        _note_cpu(tally, before, _cpu_marks(server))
     tally.decisions = round(tally.decisions / elapsed)
     return tally
 
@@ -457,6 +476,7 @@ def _figures(tally: Tally) -> dict[str, Any]:
     return {
         "decisions_per_s": tally.decisions,
         "server_cpu_us_per_decision": tally.cpu_us_per_decision,
+        "bots_cpu_us_per_decision": tally.bots_cpu_us_per_decision,
         "p50_ms": round(1000 * tally.quantile(0.5), 3),
         "p99_ms": round(1000 * tally.quantile(0.99), 3),
         "errors": tally.errors,
@@ -523,7 +543,7 @@ def hold(tables: int, seconds: float, clock: float | None = HOLD_CLOCK) -> dict[
                     await asyncio.sleep(0.5)
                 result["warm_up_seconds"] = round(time.perf_counter() - warming, 1)
                 rss["start"] = server.rss_kb()
-                cpu_before = server.cpu_seconds()
+                before = _cpu_marks(server)
                 tally.counting = True
                 began = time.perf_counter()
                 await asyncio.sleep(seconds / 2)
@@ -532,11 +552,10 @@ def hold(tables: int, seconds: float, clock: float | None = HOLD_CLOCK) -> dict[
                 tally.counting = False
                 elapsed = time.perf_counter() - began
                 rss["end"] = server.rss_kb()
-                cpu_after = server.cpu_seconds()
+                after = _cpu_marks(server)
                 result["bots_lost"] = sum(bot.done() for bot in bots)
             sampling.cancel()
-            if cpu_before is not None and cpu_after is not None and tally.decisions:
-                tally.cpu_us_per_decision = round(1e6 * (cpu_after - cpu_before) / tally.decisions, 2)
+            _note_cpu(tally, before, after)
             tally.decisions = round(tally.decisions / elapsed)
             result.update(_figures(tally))
 
@@ -726,13 +745,19 @@ def main(argv: list[str] | None = None) -> None:
             p99x = [pair["ratio_p99"] for pair in row["runs"]]
             print(f"{row['tables']} tables, medians of {len(p99x)} runs ({us}, then {base}, each time): "
                   f"ratio {min(ratios)} to {max(ratios)}, p99 x {min(p99x)} to {max(p99x)}")
+    for row in result["rows"]:
+        ours, echo = row["setback"], row[base]
+        print(f"{row['tables']} tables, the bots' process a decision: "
+              f"{_micros(ours['bots_cpu_us_per_decision'])} against {us}, {_micros(echo['bots_cpu_us_per_decision'])} "
+              f"against the {base} (with both processes busy, the one that spends more sets the pace)")
     if result["hold"]:
         held = result["hold"]
         rss, records = held["server_rss_kb"], held["records"]
         print(f"held {held['connections']} connections for {held['hold_seconds']:g} s "
               f"(after {held['warm_up_seconds']} s of warm-up): {held['decisions_per_s']} decisions/s, "
               f"p50 {held['p50_ms']} ms, p99 {held['p99_ms']} ms, "
-              f"{_micros(held['server_cpu_us_per_decision'])} server CPU a decision; {held['errors']} protocol errors, "
+              f"{_micros(held['server_cpu_us_per_decision'])} server CPU a decision "
+              f"({_micros(held['bots_cpu_us_per_decision'])} the bots'); {held['errors']} protocol errors, "
               f"{records['timeouts']} timeouts, {held['bots_lost']} connections lost")
         print(f"  server RSS: idle {rss['idle'] / 1024:.1f} MB, start {rss['start'] / 1024:.1f}, middle "
               f"{rss['middle'] / 1024:.1f}, end {rss['end'] / 1024:.1f} (+{held['server_rss_growth_kb_per_bot']} KB "
