@@ -51,7 +51,7 @@ from websockets.frames import Frame, Opcode
 
 from setback import compiled
 from setback.benchmarks import positive_seconds
-from setback.benchmarks.server import ServerProcess, Tally, _run, playing
+from setback.benchmarks.server import UPGRADE, ServerProcess, Tally, _run, playing
 from setback.protocol import MAX_SERVER_LINE_BYTES
 
 BUSY_TABLES = 20
@@ -129,12 +129,6 @@ def _text(data: bytes, opcode: Opcode = Opcode.TEXT, fin: bool = True) -> bytes:
 
 POKE = Frame(Opcode.PONG, b"").serialize(mask=True)
 """What a WebSocket attacker sends at the census: a pong, which no server answers."""
-
-UPGRADE = (
-    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-)
-
 
 async def _ws(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A WebSocket past its upgrade, with a small receive buffer."""

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import collections
 import contextlib
 import json
@@ -316,6 +315,13 @@ async def _setback_bot(
                 writer.write(reply)
 
 
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+"""A client's request to open the browser table's WebSocket on port ``%d`` (RFC 6455's sample key)."""
+
+
 class _WsBot:
     """A minimal bot's end of the browser table's WebSocket, framed here (RFC 6455) as lean as
     the TCP harness's lines: each line sent as one masked text frame (a key from
@@ -336,9 +342,7 @@ class _WsBot:
     @classmethod
     async def connect(cls, port: int) -> _WsBot:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=MAX_SERVER_LINE_BYTES)
-        key = base64.b64encode(random.randbytes(16))
-        writer.write(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: %b\r\nSec-WebSocket-Version: 13\r\n\r\n" % (port, key))
+        writer.write(UPGRADE % port)
         answer = await reader.readuntil(b"\r\n\r\n")
         if not answer.startswith(b"HTTP/1.1 101"):
             writer.close()
